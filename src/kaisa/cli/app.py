@@ -1,0 +1,200 @@
+"""The ``kaisa`` console script (Typer + rich).
+
+Heavy imports (pooltool, numba) happen inside the commands, so ``kaisa --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kaisa import __version__
+from kaisa.errors import KaisaError
+from kaisa.model import BallId, Position, ShotRecord, Stroke
+
+app = typer.Typer(
+    name="kaisa",
+    help="Kaisa, the Finnish five-ball billiards game: simulate, referee and play.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+bench_app = typer.Typer(help="Benchmarks that print speed ratios against a baseline measured side by side.")
+app.add_typer(bench_app, name="bench")
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def fail(message: str) -> NoReturn:
+    err_console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code=2)
+
+
+def read_json(path: Path, what: str) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read the {what} file {path}: {exc.strerror or exc}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"the {what} file {path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+
+
+def ensure_physics_ready(quiet: bool = False) -> None:
+    """Compile the physics kernels on first use, with a spinner instead of a silent pause."""
+    from kaisa.physics import kernels_cached, warm_up
+
+    if kernels_cached():
+        return
+    if quiet:
+        warm_up()
+        return
+    with err_console.status(
+        "Compiling the physics engine's kernels (first run only, about 25 s; cached afterwards)...", spinner="dots"
+    ):
+        warm_up()
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    if version:
+        console.print(f"kaisa {__version__}")
+        raise typer.Exit()
+
+
+def print_record(record: ShotRecord, title: str) -> None:
+    events = Table(title=title, title_justify="left")
+    events.add_column("t (s)", justify="right")
+    events.add_column("event")
+    events.add_column("ball")
+    events.add_column("with")
+    for e in record.events:
+        fields = e.fields_json()
+        other = " ".join(str(v) for k, v in fields.items() if k != "ball")
+        events.add_row(f"{e.t:.3f}", e.type, fields["ball"], other)
+    console.print(events)
+    final = Table(title="Final position", title_justify="left")
+    final.add_column("ball")
+    final.add_column("x (m)", justify="right")
+    final.add_column("y (m)", justify="right")
+    for ball in record.position:
+        if ball in record.final:
+            x, y = record.final[ball]
+            final.add_row(ball.value, f"{x:.4f}", f"{y:.4f}")
+        else:
+            final.add_row(ball.value, "[dim]pocketed[/]", "")
+    console.print(final)
+    console.print(f"[dim]balls settled after {record.duration:.2f} s[/]")
+
+
+@app.command()
+def simulate(
+    position: Annotated[Path, typer.Option("--position", help='Position JSON: {"balls": {"W1": [x, y], ...}}.')],
+    stroke: Annotated[
+        Path, typer.Option("--stroke", help='Stroke JSON: {"ball": "W1", "speed": 2.0, "direction": 90.0, ...}.')
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the event log and final position as JSON.")] = False,
+    trajectories: Annotated[
+        float | None, typer.Option("--trajectories", help="Also sample ball paths at this rate (Hz), for animation.")
+    ] = None,
+) -> None:
+    """Simulate one stroke and print its events and the final position."""
+    from kaisa.physics import simulate as run
+
+    try:
+        pos = Position.from_json(read_json(position, "position"))
+        stk = Stroke.from_json(read_json(stroke, "stroke"))
+        ensure_physics_ready(quiet=as_json)
+        record = run(pos, stk, trajectories=trajectories)
+    except KaisaError as exc:
+        fail(str(exc))
+    except ValueError as exc:
+        fail(str(exc))
+    if as_json:
+        sys.stdout.write(json.dumps(record.to_json(), indent=2) + "\n")
+    else:
+        print_record(record, f"{stk.ball.value} at {stk.speed} m/s, direction {stk.direction} deg")
+
+
+@app.command()
+def demo() -> None:
+    """Break from the official starting position and show what happened (the main job, for now)."""
+    from kaisa.physics import simulate as run
+    from kaisa.table import OFFICIAL, SpotId
+
+    spots = OFFICIAL.spots
+    start = Position(
+        {
+            "K": spots[SpotId.CENTRE],
+            "R1": spots[SpotId.HEAD_STRING],
+            "R2": spots[SpotId.FOOT_STRING],
+            "W2": (OFFICIAL.width * 0.3, OFFICIAL.length * 0.62),
+        }
+    )
+    # W1 from hand behind the head string, a half-ball hit on the kaisa's left side.
+    place = (OFFICIAL.width * 0.62, OFFICIAL.length * 0.15)
+    kaisa = spots[SpotId.CENTRE]
+    distance = math.hypot(kaisa[0] - place[0], kaisa[1] - place[1])
+    aim = math.degrees(math.atan2(kaisa[1] - place[1], kaisa[0] - place[0]))
+    half_ball = math.degrees(math.asin(OFFICIAL.ball_radius / distance))
+    stroke = Stroke(BallId.W1, speed=3.0, direction=aim + half_ball, follow=0.2, place=place)
+    ensure_physics_ready()
+    record = run(start, stroke)
+    console.print(f"[bold]Kaisa {__version__}[/]: a break from the starting position on the official table")
+    print_record(record, f"W1 from hand at {stroke.speed} m/s, direction {stroke.direction:.1f} deg")
+
+
+@app.command("table")
+def table_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the table spec as JSON.")] = False,
+) -> None:
+    """Show the official table: size, pockets and their jaw points, rails, lines and spots."""
+    from kaisa.table import OFFICIAL, table_to_json
+
+    data = table_to_json(OFFICIAL)
+    if as_json:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return
+    console.print(
+        f"Playing area {OFFICIAL.width * 1000:.0f} x {OFFICIAL.length * 1000:.0f} mm, "
+        f"balls {OFFICIAL.ball_diameter * 1000:.0f} mm / {OFFICIAL.ball_mass * 1000:.0f} g"
+    )
+    pockets = Table(title="Pockets", title_justify="left")
+    for col in ("pocket", "mouth (mm)", "jaw points (m)", "adjacent rails"):
+        pockets.add_column(col)
+    for p in OFFICIAL.pockets.values():
+        jaws = "  ".join(f"({j.point[0]:.4f}, {j.point[1]:.4f})" for j in p.jaws)
+        pockets.add_row(p.id.value, f"{p.mouth * 1000:.0f}", jaws, ", ".join(r.value for r in p.adjacent_rails))
+    console.print(pockets)
+    spots = Table(title="Spots", title_justify="left")
+    spots.add_column("spot")
+    spots.add_column("x, y (m)")
+    for sid, (x, y) in OFFICIAL.spots.items():
+        spots.add_row(sid.value, f"{x:.4f}, {y:.4f}")
+    console.print(spots)
+
+
+@bench_app.command("physics")
+def bench_physics(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes per side.")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the stroke set.")] = 2014,
+) -> None:
+    """Our simulate vs raw pooltool on the same seeded 5-ball strokes, alternating, in one process."""
+    from kaisa.bench import physics_benchmark, print_physics_report
+
+    ensure_physics_ready()
+    print_physics_report(physics_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
+def main() -> None:
+    app()

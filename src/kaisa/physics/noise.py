@@ -1,0 +1,63 @@
+"""Seeded execution noise for strokes, in the computational-pool convention.
+
+Each stroke parameter gets independent Gaussian noise (sigma: direction 0.125 deg, elevation 0.1 deg,
+speed 0.075 m/s, each tip offset 0.5 mm), all scaled by one factor. The same seed gives the same noisy
+stroke on every machine (numpy's PCG64). Noisy values are clipped back into what a cue can do, so a
+noisy stroke is always a valid :class:`~kaisa.model.Stroke`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Stroke
+from kaisa.table import OFFICIAL, TableSpec
+
+MIN_NOISY_SPEED = 0.01
+"""A noisy speed never drops below this (m/s): the stroke still happens."""
+
+
+@dataclass(frozen=True)
+class StrokeNoise:
+    """Gaussian execution noise; ``scale`` multiplies every sigma (0 is a perfect player)."""
+
+    scale: float = 1.0
+    direction_sigma: float = 0.125
+    """degrees"""
+    elevation_sigma: float = 0.1
+    """degrees"""
+    speed_sigma: float = 0.075
+    """m/s"""
+    tip_sigma: float = 0.0005
+    """metres, for each of side and follow"""
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.scale) and self.scale >= 0):
+            raise ValueError(f"noise scale must be a finite number >= 0, got {self.scale}")
+
+    def apply(self, stroke: Stroke, rng: np.random.Generator, spec: TableSpec = OFFICIAL) -> Stroke:
+        """One noisy execution of ``stroke``, drawing five normals from ``rng``."""
+        z = rng.standard_normal(5) * self.scale
+        tip = self.tip_sigma / spec.ball_radius
+        side = stroke.side + z[3] * tip
+        follow = stroke.follow + z[4] * tip
+        offset = math.hypot(side, follow)
+        if offset > MAX_TIP_OFFSET:
+            side, follow = side * MAX_TIP_OFFSET / offset, follow * MAX_TIP_OFFSET / offset
+        return Stroke(
+            ball=stroke.ball,
+            speed=min(MAX_SPEED, max(MIN_NOISY_SPEED, stroke.speed + z[2] * self.speed_sigma)),
+            direction=stroke.direction + z[0] * self.direction_sigma,
+            elevation=min(MAX_ELEVATION, max(0.0, stroke.elevation + z[1] * self.elevation_sigma)),
+            side=side,
+            follow=follow,
+            place=stroke.place,
+        )
+
+    def sample(self, stroke: Stroke, seed: int, count: int = 1, spec: TableSpec = OFFICIAL) -> list[Stroke]:
+        """``count`` noisy executions of ``stroke``, determined by ``seed`` alone."""
+        rng = np.random.default_rng(seed)
+        return [self.apply(stroke, rng, spec) for _ in range(count)]

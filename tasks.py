@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""One command for each job, on a machine with only Python 3.11+ and pip.
+
+    python tasks.py run     install everything, then run the main job
+    python tasks.py test    install everything, then run the whole test suite
+    python tasks.py lint    install everything, then run ruff and mypy
+    python tasks.py bench   install everything, then run the benchmarks
+
+Installing means: a virtual environment in .venv, uv (pinned) inside it via pip, then exactly the
+locked dependencies of uv.lock. Extra arguments after the task go to the command it runs.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+UV_VERSION = "0.13.9"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+
+
+def run(*cmd: str | Path, env: dict[str, str] | None = None) -> None:
+    result = subprocess.run([str(c) for c in cmd], cwd=ROOT, env=env)
+    if result.returncode != 0:
+        sys.exit(result.returncode)
+
+
+def tool(name: str) -> Path:
+    return BIN / (name + (".exe" if os.name == "nt" else ""))
+
+
+def ensure_environment() -> None:
+    if sys.version_info < (3, 11):  # noqa: UP036 - tasks.py may be started by any python3
+        sys.exit(f"Kaisa needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    python = tool("python")
+    if not python.exists():
+        print("creating the virtual environment in .venv", flush=True)
+        venv.create(VENV, with_pip=True)
+    uv = tool("uv")
+    have = subprocess.run([str(uv), "--version"], capture_output=True, text=True).stdout if uv.exists() else ""
+    if UV_VERSION not in have:
+        run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"uv=={UV_VERSION}")
+    env = dict(os.environ, UV_PROJECT_ENVIRONMENT=str(VENV), VIRTUAL_ENV=str(VENV))
+    # --inexact keeps pip and uv themselves in the environment
+    run(uv, "sync", "--frozen", "--inexact", "--quiet", "--python", python, env=env)
+
+
+def main(argv: list[str]) -> None:
+    task, rest = (argv[0], argv[1:]) if argv else ("run", [])
+    tasks = {
+        "run": lambda: run(tool("kaisa"), "demo", *rest),
+        "test": lambda: run(tool("python"), "-m", "pytest", *rest),
+        "lint": lambda: (run(tool("ruff"), "check", "src", "tests", "tasks.py"), run(tool("mypy"), *rest)),
+        "bench": lambda: run(tool("kaisa"), "bench", "physics", *rest),
+    }
+    if task not in tasks:
+        sys.exit(f"unknown task {task!r}; the tasks are: {', '.join(tasks)}")
+    ensure_environment()
+    tasks[task]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
