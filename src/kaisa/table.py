@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 Point = tuple[float, float]
 """A point on the bed, ``(x, y)`` in metres."""
@@ -453,7 +454,7 @@ class TableSpec:
         return (x, y)
 
 
-def table_to_json(spec: TableSpec) -> dict[str, object]:
+def table_to_json(spec: TableSpec) -> dict[str, Any]:
     """The table as JSON, for drawing it to scale (the browser table) and for other tools."""
 
     def pt(p: Point) -> list[float]:

@@ -1,0 +1,144 @@
+"""The ``kaisa`` console script and the README's examples, run as a user would."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kaisa.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args), env={"COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb"})
+
+
+def readme_block(after: str, language: str) -> str:
+    """The first ``language`` code block after the text ``after`` in the README."""
+    start = README.index(after)
+    match = re.search(rf"```{language}\n(.*?)```", README[start:], re.S)
+    assert match, f"no {language} block after {after!r}"
+    return match.group(1)
+
+
+def normalised_lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.strip().splitlines()]
+
+
+def test_readme_simulate_example_runs_as_shown():
+    command = readme_block("## Simulate a stroke", "sh").strip()
+    assert command.startswith(".venv/bin/kaisa simulate ")
+    result = invoke(*command.split()[1:])
+    assert result.exit_code == 0, result.output
+    expected = readme_block("prints (a bank", "text")
+    assert normalised_lines(result.output) == normalised_lines(expected)
+
+
+def test_readme_json_example_is_what_simulate_prints():
+    shown = json.loads(readme_block("Abridged:", "json"))
+    result = invoke("simulate", "--position", "examples/position.json", "--stroke", "examples/stroke.json", "--json")
+    assert result.exit_code == 0, result.output
+    actual = json.loads(result.output)
+    events = [{k: v for k, v in e.items() if k != "positions"} for e in actual["events"]]
+    assert len(events) == len(shown["events"])
+    for got, want in zip(events, shown["events"], strict=True):
+        assert got.keys() == want.keys()
+        assert got["t"] == pytest.approx(want["t"], rel=1e-9, abs=1e-12)
+        assert {k: v for k, v in got.items() if k != "t"} == {k: v for k, v in want.items() if k != "t"}
+    assert actual["final"] == shown["final"]
+    # the example files in the README are the ones on disk
+    assert json.loads(readme_block("`examples/position.json`:", "json")) == json.loads(
+        (ROOT / "examples/position.json").read_text()
+    )
+    assert json.loads(readme_block("`examples/stroke.json`", "json")) == json.loads(
+        (ROOT / "examples/stroke.json").read_text()
+    )
+
+
+def test_readme_python_example_runs():
+    code = readme_block("From Python:", "python")
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    record = namespace["record"]
+    assert [e.type for e in record.events][-1] == "pocket"  # type: ignore[attr-defined]
+
+
+def test_simulate_json_contract(tmp_path: Path):
+    position = tmp_path / "p.json"
+    stroke = tmp_path / "s.json"
+    position.write_text(json.dumps({"balls": {"W1": [0.7, 0.8], "K": [0.7, 1.2]}}))
+    stroke.write_text(json.dumps({"ball": "W1", "speed": 2.0, "direction": 90.0, "follow": -0.4}))
+    result = invoke("simulate", "--position", str(position), "--stroke", str(stroke), "--json", "--trajectories", "30")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"events", "final"} <= set(data)
+    assert data["events"][0] == {**data["events"][0], "t": 0.0, "type": "strike", "ball": "W1"}
+    for event in data["events"]:
+        assert event["type"] in {"strike", "ball", "rail", "jaw", "pocket", "off"}
+        assert isinstance(event["t"], float)
+    assert data["events"][1]["type"] == "ball"
+    assert data["events"][1]["other"] == "K"
+    assert set(data["final"]["balls"]) <= {"W1", "K"}
+    assert data["trajectories"]["rate"] == 30
+
+
+@pytest.mark.parametrize(
+    ("position", "stroke", "message"),
+    [
+        ('{"balls": {"W1": [0.5, 0.5]', None, "is not valid JSON"),
+        ('{"balls": {"W9": [0.5, 0.5]}}', None, "unknown ball id 'W9'"),
+        ('{"balls": {"W1": [0.5, 0.5], "K": [0.52, 0.5]}}', None, "overlap"),
+        (None, '{"ball": "W1", "speed": 9, "direction": 0}', "out of range"),
+        (None, '{"ball": "W1", "speed": 1, "direction": 0, "side": 0.6}', "legal tip area"),
+        (None, '{"ball": "W1", "speed": 1}', "missing direction"),
+    ],
+)
+def test_simulate_bad_input_exits_2_with_a_clear_message(tmp_path: Path, position, stroke, message):
+    p = tmp_path / "p.json"
+    s = tmp_path / "s.json"
+    p.write_text(position or '{"balls": {"W1": [0.5, 0.5]}}')
+    s.write_text(stroke or '{"ball": "W1", "speed": 1.0, "direction": 0.0}')
+    result = invoke("simulate", "--position", str(p), "--stroke", str(s))
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+
+
+def test_simulate_missing_file(tmp_path: Path):
+    result = invoke("simulate", "--position", str(tmp_path / "nope.json"), "--stroke", str(tmp_path / "s.json"))
+    assert result.exit_code == 2
+    assert "cannot read the position file" in result.output
+
+
+def test_demo_breaks_from_the_starting_position():
+    result = invoke("demo")
+    assert result.exit_code == 0, result.output
+    assert "strike" in result.output
+    assert "Final position" in result.output
+    assert re.search(r"│ ball\s+│ W1\s+│ K", result.output), "the break should hit the kaisa first"
+
+
+def test_table_command_json():
+    result = invoke("table", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["width"] == 1.42
+    assert data["length"] == 2.84
+    assert invoke("table").exit_code == 0
+
+
+def test_bench_physics_prints_the_ratio():
+    result = invoke("bench", "physics", "--strokes", "10")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"ratio kaisa/raw = \d+\.\d{3}", result.output)
+    assert "raw pooltool" in result.output
+    assert "kaisa simulate" in result.output
+
+
+def test_version_and_help():
+    assert "kaisa 0.1.0" in invoke("--version").output
+    assert "simulate" in invoke("--help").output
