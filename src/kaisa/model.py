@@ -385,7 +385,11 @@ class Trajectories:
 @dataclass(frozen=True)
 class ShotRecord:
     """Everything that happened in one stroke: the domain event log in time order and where the balls
-    came to rest (a pocketed ball is absent from ``final``)."""
+    came to rest (a pocketed ball is absent from ``final``).
+
+    ``position`` is where the balls really started: the cue ball on its ``place`` for a ball in hand,
+    and any ball touching a cushion moved the micrometre off it that the engine needs.
+    """
 
     position: Position
     stroke: Stroke

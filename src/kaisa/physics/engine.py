@@ -328,8 +328,11 @@ def _final_position(system: pt.System, spec: TableSpec) -> Position:
 def _sample(system: pt.System, rate: float) -> Trajectories:
     dt = 1.0 / rate
     duration = float(system.t)
-    count = math.floor(duration / dt + 1e-9) + 1
-    times = tuple(i * dt for i in range(count)) + ((duration,) if count * dt - dt < duration - 1e-9 else ())
+    samples_before_end = math.floor(duration / dt + 1e-9) + 1
+    grid = [i * dt for i in range(samples_before_end)]
+    if grid[-1] < duration - 1e-9:
+        grid.append(duration)  # always end on the resting position
+    times = tuple(grid)
     pt.continuize(system, dt=dt, inplace=True)
     balls: dict[BallId, tuple[Point | None, ...]] = {}
     for bid, ball in system.balls.items():
