@@ -1,0 +1,52 @@
+"""Rule options: every interpretation the rulebook leaves open, named, with REFERENCE.md's default."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from kaisa.errors import FormatError
+from kaisa.table import CONTACT_TOLERANCE
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """A club can switch any of these; the defaults are the decisions of REFERENCE.md."""
+
+    extra_kaisa_value: int = 6
+    """2.1: an extra kaisa (not the called ball) dropping in a legal pot is worth this in any pocket."""
+    frozen_any_object_balls: bool = False
+    """8c: False voids a kyyti or off-a-ball pot when the konsti ball and the called ball were frozen
+    together; True takes the literal reading, any two object balls frozen together."""
+    talonmies_foul_below: float = 45.0
+    """7d/8a: a cue ball frozen to a ball and struck less than this many degrees from the line of centres
+    towards it is a foul (7j)."""
+    talonmies_no_points_below: float = 90.0
+    """7d: from the foul threshold up to this angle it is no foul, but scores nothing and the turn passes."""
+    frozen_gap: float = CONTACT_TOLERANCE
+    """Balls closer than this (metres) to a cushion or to each other count as frozen."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.talonmies_foul_below <= self.talonmies_no_points_below <= 180:
+            raise ValueError("talonmies thresholds must satisfy 0 <= foul_below <= no_points_below <= 180 degrees")
+        if self.extra_kaisa_value < 0 or self.frozen_gap < 0:
+            raise ValueError("extra_kaisa_value and frozen_gap must not be negative")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: object) -> RuleOptions:
+        if not isinstance(data, dict):
+            raise FormatError("rule options must be an object of option names and values")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise FormatError(f"unknown rule options {unknown}; the options are {sorted(known)}")
+        try:
+            return cls(**data)
+        except (TypeError, ValueError) as exc:
+            raise FormatError(f"bad rule options: {exc}") from None
+
+
+DEFAULT_OPTIONS = RuleOptions()
