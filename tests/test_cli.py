@@ -2,6 +2,7 @@
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,119 @@ def test_bench_physics_prints_the_ratio():
 def test_version_and_help():
     assert "kaisa 0.1.0" in invoke("--version").output
     assert "simulate" in invoke("--help").output
+
+
+def test_readme_rule_example_prints_what_the_readme_shows():
+    command = readme_block("## Rule a stroke", "sh").strip()
+    args = shlex.split(command)
+    assert args[0] == ".venv/bin/kaisa"
+    result = invoke(*args[1:])
+    assert result.exit_code == 0, result.output
+    actual = json.loads(result.output)
+    shown = json.loads(readme_block("The output, without its", "json"))
+    assert {k: actual[k] for k in shown} == shown
+    assert {"events", "position", "state"} <= set(actual)
+    assert actual["events"][0]["type"] == "strike"
+
+
+def test_rule_json_contract_keys_on_a_given_event_log(tmp_path: Path):
+    events = tmp_path / "e.json"
+    events.write_text(
+        json.dumps(
+            [
+                {"t": 0.0, "type": "strike", "ball": "W1"},
+                {"t": 0.3, "type": "ball", "ball": "W1", "other": "K"},
+                {"t": 0.9, "type": "pocket", "ball": "K", "pocket": "FL"},
+                {"t": 1.1, "type": "pocket", "ball": "W1", "pocket": "FR"},
+            ]
+        )
+    )
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"scores": {"W1": 10, "W2": 4}, "shooter": "W1"}))
+    result = invoke(
+        "rule", "--position", "examples/rule-position.json", "--events", str(events), "--call", "K FL",
+        "--state", str(state), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for key in (
+        "legal_pot",
+        "points",
+        "items",
+        "fouls",
+        "turn_passes",
+        "in_hand",
+        "respots",
+        "game_over",
+        "winner",
+        "events",
+    ):
+        assert key in data
+    assert data["legal_pot"] is False
+    assert data["points"] == -6  # 7a: the cue ball went down after the kaisa first
+    assert [f["clause"] for f in data["fouls"]] == ["7a"]
+    assert data["in_hand"] == ["W1"]
+    assert data["turn_passes"] is True
+    assert data["respots"] == {"K": [0.71, 1.42]}
+    assert data["state"]["scores"] == {"W1": 4, "W2": 4}
+    assert data["state"]["shooter"] == "W2"
+    assert len(data["events"]) == 4
+
+
+def test_rule_text_output_in_finnish():
+    result = invoke(
+        "rule", "--position", "examples/rule-position.json", "--stroke", "examples/rule-stroke.json",
+        "--call", "K FL", "--lang", "fi",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Tuomio" in result.output
+    assert "Nakki: punainen R1" in result.output
+    assert "pisteet: +12" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--call", "K XX"], "pocket XX does not exist"),
+        (["--call", "K"], "a call ends with the pocket"),
+        (["--call", "W1 FL"], "W1 is your own cue ball"),
+        (["--call", "kyyti R1 kiss R2 K FL"], "only one konsti"),
+        (["--call", "K FL", "--lang", "sv"], "--lang must be fi or en"),
+    ],
+)
+def test_rule_bad_calls_exit_2_with_a_clear_message(args, message):
+    result = invoke("rule", "--position", "examples/rule-position.json", "--stroke", "examples/rule-stroke.json", *args)
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+
+
+def test_rule_needs_exactly_one_of_stroke_or_events():
+    result = invoke("rule", "--position", "examples/rule-position.json", "--call", "K FL")
+    assert result.exit_code == 2
+    assert "exactly one of --stroke" in " ".join(result.output.split())
+
+
+def test_rule_rejects_a_bad_state_and_a_log_moving_an_absent_ball(tmp_path: Path):
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"scores": {"W1": "ten", "W2": 0}}))
+    result = invoke(
+        "rule", "--position", "examples/rule-position.json", "--stroke", "examples/rule-stroke.json",
+        "--call", "K FL", "--state", str(state),
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "scores must be whole numbers" in result.output
+    events = tmp_path / "e.json"
+    events.write_text(
+        json.dumps([{"t": 0, "type": "strike", "ball": "W1"}, {"t": 1, "type": "pocket", "ball": "K", "pocket": "HL"}])
+    )
+    position = tmp_path / "p.json"
+    position.write_text(json.dumps({"balls": {"W1": [0.5, 0.5]}}))
+    result = invoke("rule", "--position", str(position), "--events", str(events), "--call", "K HL")
+    assert result.exit_code == 2
+    assert "moves K, which is not in the position" in " ".join(result.output.split())
+
+
+def test_bench_referee_prints_the_share():
+    result = invoke("bench", "referee", "--strokes", "10")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"referee/simulate = \d+\.\d\d%", result.output)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rich.console import Console
@@ -17,6 +18,9 @@ from rich.table import Table
 
 from kaisa.model import BALL_ORDER, BallId, Position, Stroke
 from kaisa.table import OFFICIAL, TableSpec
+
+if TYPE_CHECKING:
+    from kaisa.call import Call
 
 
 def random_layout(rng: np.random.Generator, spec: TableSpec = OFFICIAL, balls: int = 5) -> Position:
@@ -113,3 +117,67 @@ def print_physics_report(result: PhysicsBenchmark, console: Console) -> None:
         f"ratio kaisa/raw = [bold]{result.ratio:.3f}[/] ({verdict} the 0.9 target); "
         f"{result.events / result.strokes:.1f} domain events per stroke"
     )
+
+
+@dataclass(frozen=True)
+class RefereeBenchmark:
+    strokes: int
+    simulate_seconds: float
+    referee_seconds: float
+
+    @property
+    def share(self) -> float:
+        """Observe + judge time as a fraction of simulation time on the same strokes."""
+        return self.referee_seconds / self.simulate_seconds
+
+
+def random_call(rng: np.random.Generator, position: Position) -> Call:
+    """A plausible call for W1: a random object ball on the table into a random pocket, sometimes via a ball."""
+    from kaisa.call import Call, Konsti
+    from kaisa.table import PocketId
+
+    objects = [b for b in position if b is not BallId.W1]
+    ball = objects[int(rng.integers(len(objects)))]
+    pocket = list(PocketId)[int(rng.integers(6))]
+    others = [b for b in objects if b is not ball]
+    if others and rng.random() < 0.3:
+        return Call(ball, pocket, konsti=list(Konsti)[int(rng.integers(3))], via=others[int(rng.integers(len(others)))])
+    return Call(ball, pocket)
+
+
+def referee_benchmark(strokes: int = 300, seed: int = 2014, console: Console | None = None) -> RefereeBenchmark:
+    """Simulate seeded 5-ball strokes, then observe and judge each one with a random call; time both."""
+    from kaisa.physics import simulate
+    from kaisa.referee import GameState, judge, observe
+
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(strokes):
+        position = random_layout(rng)
+        cases.append((position, random_stroke(rng, position), random_call(rng, position)))
+    for position, stroke, call in cases[: min(20, strokes)]:  # load kernels and warm caches first
+        judge(observe(simulate(position, stroke), call), call, GameState())
+    sim = ref = 0.0
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("simulating and ruling", total=strokes)
+        for position, stroke, call in cases:
+            t0 = time.perf_counter()
+            record = simulate(position, stroke)
+            t1 = time.perf_counter()
+            judge(observe(record, call), call, GameState())
+            t2 = time.perf_counter()
+            sim += t1 - t0
+            ref += t2 - t1
+            progress.advance(task)
+    return RefereeBenchmark(strokes=strokes, simulate_seconds=sim, referee_seconds=ref)
+
+
+def print_referee_report(result: RefereeBenchmark, console: Console) -> None:
+    table = Table(title=f"Referee: {result.strokes} seeded 5-ball strokes, each ruled", title_justify="left")
+    table.add_column("")
+    table.add_column("ms/stroke", justify="right")
+    table.add_row("simulate", f"{1000 * result.simulate_seconds / result.strokes:.3f}")
+    table.add_row("observe + judge", f"{1000 * result.referee_seconds / result.strokes:.3f}")
+    console.print(table)
+    verdict = "[green]within[/]" if result.share < 0.05 else "[red]outside[/]"
+    console.print(f"referee/simulate = [bold]{100 * result.share:.2f}%[/] ({verdict} the 5% target)")

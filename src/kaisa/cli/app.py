@@ -176,10 +176,10 @@ def rule(
 
 
 def print_ruling(ruling: Any, lang: str) -> None:
-    title = {"fi": "Tuomio", "en": "Ruling"}[lang]
+    title, clause, points = {"fi": ("Tuomio", "kohta", "pisteet"), "en": ("Ruling", "clause", "points")}[lang]
     table = Table(title=f"{title}: {ruling.shooter.value}", title_justify="left")
-    table.add_column("clause")
-    table.add_column("points", justify="right")
+    table.add_column(clause)
+    table.add_column(points, justify="right")
     table.add_column("")
     for row in (*ruling.items, *ruling.fouls, *ruling.notes):
         table.add_row(row.clause, str(row.points) if row.points else "", getattr(row, lang))
@@ -263,6 +263,18 @@ def bench_physics(
 
     ensure_physics_ready()
     print_physics_report(physics_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
+@bench_app.command("referee")
+def bench_referee(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes to simulate and rule.")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the strokes and calls.")] = 2014,
+) -> None:
+    """Observe + judge vs simulate on the same seeded strokes: the referee's share of a stroke's cost."""
+    from kaisa.bench import print_referee_report, referee_benchmark
+
+    ensure_physics_ready()
+    print_referee_report(referee_benchmark(strokes=strokes, seed=seed, console=console), console)
 
 
 def main() -> None:
