@@ -112,7 +112,7 @@ def rule_marker(call: str | None, entry: MarkerEntry, state: GameState | None = 
 
 
 def state(w1: int = 0, w2: int = 0, shooter: str = "W1", **flags: object) -> GameState:
-    return GameState(scores={BallId.W1: w1, BallId.W2: w2}, shooter=BallId(shooter), **flags)  # type: ignore[arg-type]
+    return GameState(scores={BallId.W1: w1, BallId.W2: w2}, shooter=BallId(shooter), **flags)  # type: ignore[arg-type]  # flags are GameState's keyword fields
 
 
 def clauses(ruling: Ruling) -> set[str]:

@@ -71,7 +71,10 @@ def played_calls(draw: st.DrawFn) -> tuple[list[str], Call]:
     konsti = draw(st.sampled_from([None, None, *Konsti]))
     via = draw(st.sampled_from([b for b in OBJECTS if b != ball])) if konsti else None
     rails = [draw(st.lists(st.sampled_from([RailId.HEAD, RailId.RIGHT_HEAD]), max_size=2)) for _ in range(3)]
-    cushions = lambda b, leg: [f"rail {b} {r.value}" for r in rails[leg]]  # noqa: E731
+
+    def cushions(b: str, leg: int) -> list[str]:
+        return [f"rail {b} {r.value}" for r in rails[leg]]
+
     b, x = ball.value, via.value if via else ""
     steps = ["strike W1", *cushions("W1", 0)]
     if konsti is None:
