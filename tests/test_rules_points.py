@@ -67,3 +67,28 @@ def test_2_kaisa_direct_middle_with_white_and_both_reds_is_23():
 def test_2_nakki_counts_each_distinct_ball_once():
     ruling = rule("R1 HL", "strike W1", "ball W1 R1", "ball W1 K", "pocket R1 HL", "ball W1 K", "ball W1 K")
     assert ruling.points == 3 + 6
+
+
+def test_1_3_rattles_in_a_corner_need_no_call():
+    ruling = rule("K FL", "strike W1", "ball W1 K", "jaw K FL f", "jaw K FL lf", "pocket K FL")
+    assert ruling.legal_pot
+    assert ruling.points == 6
+    assert any(n.clause == "1.3" and "rattles (2)" in n.en for n in ruling.notes)
+
+
+def test_3_white_at_59_with_an_extra_ball_option():
+    """At 59 a white with no nakki "adds 2": by default extras still count (2.1); the option gives exactly 2."""
+    from kaisa.referee import RuleOptions
+
+    from .referee_helpers import state
+
+    # a kara white (which cannot finish) while the kara ball drops as an extra ball
+    steps = ("strike W1", "ball W1 R1", "ball W1 W2", "pocket W2 HL", "pocket R1 FR")
+    default = rule("kara R1 W2 HL", *steps, state=state(w1=59))
+    assert default.points == 2 + 3
+    assert default.turn_passes
+    assert not default.game_over
+    strict = rule("kara R1 W2 HL", *steps, state=state(w1=59), options=RuleOptions(white_at_59_scores_two_only=True))
+    assert strict.points == 2
+    assert strict.turn_passes
+    assert not strict.game_over

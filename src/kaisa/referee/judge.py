@@ -226,7 +226,9 @@ class _Judgement:
         ok = True
         if not c.route_ok and c.route_problem is not None:
             self.void(
-                "1.3", "maalaus ei toteutunut: " + c.route_problem.fi, "the call was not played: " + c.route_problem.en
+                c.route_clause,
+                "maalaus ei toteutunut: " + c.route_problem.fi,
+                "the call was not played: " + c.route_problem.en,
             )
             ok = False
         elif not c.route_ok:
@@ -402,6 +404,8 @@ class _Judgement:
             return
         if before >= 59:
             self.turn_passes = True
+            if self.options.white_at_59_scores_two_only:
+                self.items = self.items[:1]  # the white's own 2; no extras (option)
             self.note(
                 "3",
                 "59 pistettä tai enemmän ja valkoinen ilman nakkia: +2 pistettä, peli ei pääty ja vuoro vaihtuu",

@@ -62,6 +62,8 @@ class CalledPotFacts:
 
     route_ok: bool
     route_problem: Text | None = None
+    route_clause: str = "1.3"
+    """The clause the route broke: 1.3 (not as called), or 2 (a second konsti)."""
     kaka: bool = False
     """1.3: the cue ball touched the called ball twice before it dropped."""
     moving: bool = False
@@ -187,12 +189,14 @@ class _RouteReader:
     def __init__(self, call: Call, cue: BallId, lines: dict[BallId, list[_Contact]], drop_index: int) -> None:
         self.call, self.cue, self.lines, self.drop_index = call, cue, lines, drop_index
         self.problem: Text | None = None
+        self.problem_clause = "1.3"
         self.kaka = False
         self.moving = False
 
-    def fail(self, fi: str, en: str) -> None:
+    def fail(self, fi: str, en: str, clause: str = "1.3") -> None:
         if self.problem is None:
             self.problem = Text(fi, en)
+            self.problem_clause = clause
 
     def leg(self, ball: BallId, after: int, until: int) -> tuple[list[Cushion], _Contact | None]:
         """Cushions ``ball`` touched after event ``after``, up to its next ball contact or pocket before
@@ -204,8 +208,17 @@ class _RouteReader:
             if c.cushion is not None:
                 cushions.append(c.cushion)
             else:
+                if c.pocket is self.call.pocket and ball == self.call.ball:
+                    cushions = self._without_rattles(cushions)
                 return cushions, c
         return cushions, None
+
+    def _without_rattles(self, cushions: list[Cushion]) -> list[Cushion]:
+        """Jaw contacts at the called pocket right before the drop are röpötys: no call needed (1.3)."""
+        end = len(cushions)
+        while end and isinstance(cushions[end - 1], JawCushion) and cushions[end - 1].pocket is self.call.pocket:  # type: ignore[union-attr]
+            end -= 1
+        return cushions[:end]
 
     def expect_ball(self, role: str, ball: BallId, contact: _Contact | None, want: BallId) -> bool:
         if contact is not None and contact.other == want:
@@ -219,9 +232,15 @@ class _RouteReader:
                 else f"{contact.other.value if contact.other else '?'}"
             )
         )
+        # Inside a called konsti, a different ball on the way is a second konsti (2).
+        second_konsti = (
+            self.call.konsti is not None and role != "cue ball" and contact is not None and contact.other is not None
+        )
         self.fail(
-            f"{_ROLE_FI[role]} {ball.value}: maalattu osuma palloon {want.value}, toteutui {got}",
-            f"{role} {ball.value}: called to hit {want.value}, hit {got}",
+            f"{_ROLE_FI[role]} {ball.value}: maalattu osuma palloon {want.value}, toteutui {got}"
+            + (" (kaksi konstia)" if second_konsti else ""),
+            f"{role} {ball.value}: called to hit {want.value}, hit {got}" + (" (two konsti)" if second_konsti else ""),
+            clause="2" if second_konsti else "1.3",
         )
         return False
 
@@ -255,7 +274,7 @@ class _RouteReader:
             leg1, next_contact = self.leg(b, first.index, end)
             if call.konsti is None:
                 self.check_leg(1, b, leg1)
-                if next_contact is not None and next_contact.other is not None:
+                if next_contact is not None and next_contact.other not in (None, cue):
                     self.fail(
                         f"kohdepallo {b.value} osui palloon {next_contact.other.value} ennen pussia (maalaamaton konsti)",
                         f"called ball {b.value} touched {next_contact.other.value} before the pocket (an uncalled konsti)",
@@ -268,10 +287,12 @@ class _RouteReader:
             self.check_leg(1, b, leg1)
             leg2, after = self.leg(b, next_contact.index, end)
             self.check_leg(2, b, leg2)
-            if after is not None and after.other is not None:
+            if after is not None and after.other not in (None, cue):
+                assert after.other is not None
                 self.fail(
                     f"kohdepallo {b.value} osui vielä palloon {after.other.value} (kaksi konstia)",
                     f"called ball {b.value} also touched {after.other.value} (two konsti)",
+                    clause="2",
                 )
             return
         assert call.via is not None
@@ -296,10 +317,12 @@ class _RouteReader:
             self.driven_at(b, cue, hit.index)
         leg2, after = self.leg(b, hit.index, end)
         self.check_leg(2, b, leg2)
-        if after is not None and after.other is not None:
+        if after is not None and after.other not in (None, cue):
+            assert after.other is not None
             self.fail(
                 f"kohdepallo {b.value} osui palloon {after.other.value} ennen pussia (kaksi konstia)",
                 f"called ball {b.value} touched {after.other.value} before the pocket (two konsti)",
+                clause="2",
             )
 
 
@@ -415,6 +438,7 @@ def observe(
             called = CalledPotFacts(
                 route_ok=reader.problem is None,
                 route_problem=reader.problem,
+                route_clause=reader.problem_clause,
                 kaka=reader.kaka,
                 moving=reader.moving,
                 mankeli=mankeli,

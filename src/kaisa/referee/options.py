@@ -23,6 +23,9 @@ class RuleOptions:
     towards it is a foul (7j)."""
     talonmies_no_points_below: float = 90.0
     """7d: from the foul threshold up to this angle it is no foul, but scores nothing and the turn passes."""
+    white_at_59_scores_two_only: bool = False
+    """3: at 59 or more a white with no nakki "adds 2 points". False: 2 for the white plus any extra balls
+    (2.1 applies to every legal pot); True: exactly 2, extra balls dropping with it add nothing."""
     frozen_gap: float = CONTACT_TOLERANCE
     """Balls closer than this (metres) to a cushion or to each other count as frozen."""
 
