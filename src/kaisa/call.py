@@ -268,12 +268,16 @@ def parse_call(text: str) -> Call:
     return Call(ball=ball, pocket=pocket, konsti=konsti, via=via, legs=tuple(_leg(words) for words in legs))
 
 
+def _is_count(word: str) -> bool:
+    return re.fullmatch(r"[0-9]+", word) is not None
+
+
 def _leg(words: list[str]) -> Leg:
-    if len(words) == 1 and words[0].isdigit():
+    if len(words) == 1 and _is_count(words[0]):
         return Leg(count=int(words[0]))
     cushions: list[Cushion] = []
     for word in words:
-        if word.isdigit():
+        if _is_count(word):
             raise CallSyntaxError(f"a cushion count ({word}) stands alone in its leg, not among rails")
         cushion = _cushion_token(word)
         if cushion is None:

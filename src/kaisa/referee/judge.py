@@ -144,6 +144,7 @@ class _Judgement:
                     f"Cue ball frozen to a ball and struck towards it ({angle:.0f}°): talonmies, a foul (7d, 7j)",
                 )
                 self.note("7d", "Talonmies on virhe; katso 7j", "A talonmies is a foul; see 7j")
+                self.note("7j", "Virheestä ei pisteitä, vuoro vaihtuu", "A foul: no points, the turn passes")
             elif angle < self.options.talonmies_no_points_below:
                 self.void(
                     "7d",
@@ -155,11 +156,27 @@ class _Judgement:
         if self.state.from_hand and f.hand is not None and f.cue_ball == shooter:
             self.check_hand()
         if f.restored_by_referee:
-            self.note(
+            self.foul(
                 "7j",
-                "Tuomari palautti pallot entisille paikoilleen",
-                "The referee put the balls back where they were",
+                0,
+                "Virhe: tuomari palautti pallot entisille paikoilleen, vuoro vaihtuu",
+                "A foul: the referee put the balls back where they were, and the turn passes",
             )
+        if self.fouls and self.state.from_hand and not self.state.opening:
+            self.foul(
+                "7c",
+                0,
+                "Virhe käsipallotilanteessa: vuoro vaihtuu ja virheen tekijä saa uuden käsipallon",
+                "A fault from hand: the turn passes and the fouler plays from hand again next turn",
+            )
+            self.new_in_hand.add(self.shooter)
+        for ball in f.off_table:
+            if ball != shooter:
+                self.note(
+                    "8f",
+                    f"{ball.value} ei pysähtynyt pelialueelle: ylimennyt",
+                    f"{ball.value} did not stop on the bed: off the table",
+                )
 
     def check_hand(self) -> None:
         hand, opening = self.facts.hand, self.state.opening
@@ -192,14 +209,6 @@ class _Judgement:
                 self.foul("1.2", 0, "Aloituslyönnissä virhe: " + fault.fi, "Fault on the break: " + fault.en)
             else:
                 self.foul("5", 0, "Käsipallovirhe: " + fault.fi, "Ball-in-hand fault: " + fault.en)
-        if faults and not opening:
-            self.foul(
-                "7c",
-                0,
-                "Virhe käsipallotilanteessa: vuoro vaihtuu ja virheen tekijä saa uuden käsipallon",
-                "A fault from hand: the turn passes and the fouler plays from hand again next turn",
-            )
-            self.new_in_hand.add(self.shooter)
 
     # --- the called pot ----------------------------------------------------------------------------
 

@@ -64,7 +64,12 @@ class MarkerEntry:
             raise MarkerEntryError(f"{', '.join(still)} left the table, so it cannot be in the final position")
         if self.cue_ball not in self.start:
             raise MarkerEntryError(f"the struck ball {self.cue_ball.value} was not on the table")
-        for b in (*dropped, *self.off_table, *self.nakki):
+        named = [*dropped, *self.off_table, *self.nakki]
+        if self.first_contact is not None:
+            named.append(self.first_contact)
+        if self.late_fall is not None:
+            named.append(self.late_fall.ball)
+        for b in named:
             if b not in self.start:
                 raise MarkerEntryError(f"{b.value} was not on the table at the stroke")
         called = None
