@@ -444,9 +444,22 @@ class _Judgement:
                         f"White {ball.value}: its owner plays from hand",
                     )
         on_table = Position({b: p for b, p in f.final.items() if b not in down})
-        placed = respot([b for b in down if not b.is_white], on_table, spec)
         respots: dict[BallId, Point] = {}
-        kaisa_flag = self.state.kaisa_off_centre
+        kaisa_flag = self.state.kaisa_off_centre and not f.kaisa_touched
+        # 4: a waiting kaisa goes back first, so that a red to be spotted (4.1) finds the spot it left
+        if kaisa_flag and BallId.K in on_table:
+            others = [p for b, p in on_table.items() if b != BallId.K]
+            if spec.spot_is_free(SpotId.CENTRE, others):
+                centre = spec.spots[SpotId.CENTRE]
+                respots[BallId.K] = centre
+                on_table = on_table.with_ball(BallId.K, centre)
+                kaisa_flag = False
+                self.note(
+                    "4",
+                    "Keskipilkku vapautui: kaisa palautetaan keskipilkulle",
+                    "The centre spot is free again: the kaisa goes back there",
+                )
+        placed = respot([b for b in down if not b.is_white], on_table, spec)
         for ball, (spot, point) in placed.items():
             respots[ball] = point
             n = _name(ball)
@@ -458,21 +471,6 @@ class _Judgement:
             if ball.is_kaisa:
                 kaisa_flag = spot is not SpotId.CENTRE
         position = Position({**on_table, **respots})
-        if BallId.K not in placed:
-            if self.state.kaisa_off_centre and not f.kaisa_touched and BallId.K in position:
-                others = [p for b, p in position.items() if b != BallId.K]
-                if spec.spot_is_free(SpotId.CENTRE, others):
-                    centre = spec.spots[SpotId.CENTRE]
-                    respots[BallId.K] = centre
-                    position = position.with_ball(BallId.K, centre)
-                    kaisa_flag = False
-                    self.note(
-                        "4",
-                        "Keskipilkku vapautui: kaisa palautetaan keskipilkulle",
-                        "The centre spot is free again: the kaisa goes back there",
-                    )
-            elif f.kaisa_touched:
-                kaisa_flag = False
         for ball in self.new_in_hand:
             if ball in position:
                 position = position.without(ball)

@@ -317,6 +317,11 @@ class _RouteReader:
             self.driven_at(b, cue, hit.index)
         leg2, after = self.leg(b, hit.index, end)
         self.check_leg(2, b, leg2)
+        if call.konsti is Konsti.KYYTI and after is not None and after.other == cue:
+            self.fail(
+                f"lyöntipallo {cue.value} osui kyydin jälkeen liikkuvaan kohdepalloon {b.value}",
+                f"the cue ball {cue.value} touched the called ball {b.value}, already moving after the kyyti",
+            )
         if after is not None and after.other not in (None, cue):
             assert after.other is not None
             self.fail(
