@@ -84,9 +84,14 @@ def stroke_log(
     return log
 
 
-def facts_of(call: str | None, *steps: str, start: Mapping[str, Point] | None = None,
-             final: Mapping[str, Point] | None = None, direction: float | None = None,
-             options: RuleOptions = DEFAULT_OPTIONS) -> Facts:
+def facts_of(
+    call: str | None,
+    *steps: str,
+    start: Mapping[str, Point] | None = None,
+    final: Mapping[str, Point] | None = None,
+    direction: float | None = None,
+    options: RuleOptions = DEFAULT_OPTIONS,
+) -> Facts:
     parsed = None if call is None else parse_call(call)
     return observe(stroke_log(steps, start, final, direction), parsed, options=options)
 
@@ -131,12 +136,12 @@ def assert_consistent(ruling: Ruling) -> None:
 
 
 __all__ = [
-    "L",
-    "R",
     "SPOTS",
     "START",
-    "W",
+    "L",
+    "R",
     "SpotId",
+    "W",
     "assert_consistent",
     "clauses",
     "facts_of",
