@@ -176,3 +176,33 @@ def test_the_same_facts_give_the_same_ruling(steps, call):
     first = judge(observe(log, call), call, GameState())
     second = judge(observe(log, call), call, GameState())
     assert first.to_json() == second.to_json()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    speed=st.floats(0.3, 8.0),
+    spread=st.floats(-4.0, 4.0),
+    side=st.floats(-0.3, 0.3),
+    follow=st.floats(-0.35, 0.35),
+    call=calls(),
+    state=states(),
+)
+def test_rulings_of_simulated_strokes_are_consistent(seed, speed, spread, side, follow, call, state):
+    """Real physics: a random layout, W1 struck at a random ball with random speed and spin, a random call."""
+    import numpy as np
+
+    from kaisa.bench import random_layout
+    from kaisa.model import PocketEvent, Stroke
+    from kaisa.physics import simulate
+
+    position = random_layout(np.random.default_rng(seed))
+    if state.from_hand:
+        position = position.with_ball(BallId.W1, (0.5 + (seed % 40) / 100, 0.3))
+    cue = position[BallId.W1]
+    target = position[BallId.K]
+    aim = math.degrees(math.atan2(target[1] - cue[1], target[0] - cue[0])) + spread
+    record = simulate(position, Stroke(BallId.W1, speed, aim, side=side, follow=follow))
+    ruling = judge(observe(record, call), call, state)
+    steps = [f"pocket {e.ball.value} {e.pocket.value}" for e in record.events if isinstance(e, PocketEvent)]
+    check(ruling, steps, call, state)
