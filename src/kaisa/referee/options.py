@@ -26,6 +26,9 @@ class RuleOptions:
     white_at_59_scores_two_only: bool = False
     """3: at 59 or more a white with no nakki "adds 2 points". False: 2 for the white plus any extra balls
     (2.1 applies to every legal pot); True: exactly 2, extra balls dropping with it add nothing."""
+    w2_corridor_clearance: float = 2.5
+    """1.2: W2's centre must stay this many ball radii from the kaisa's lines to the foot corners
+    (2R + R/2: no part of W2 within half a ball of the path the kaisa sweeps)."""
     frozen_gap: float = CONTACT_TOLERANCE
     """Balls closer than this (metres) to a cushion or to each other count as frozen."""
 

@@ -1,0 +1,385 @@
+"""A Kaisa match from the lag to the result, as a state machine with a stack of actions.
+
+``Match.push(action)`` plays one action (simulating and ruling strokes) and ``Match.pop()`` undoes the last
+one exactly, as python-chess keeps a move stack. Rules stay in the referee; this module only sequences them:
+lag (1.1), choice of cue ball and W2's placement (1.2), the break and the innings, ball in hand, the
+competition clock with its final innings (6) and the penalty shoot-out (6, REFERENCE.md section 8).
+
+Decisions where the rulebook is silent (REFERENCE.md section 8 gives the rest):
+
+- Lag balls are simulated one at a time (player 1 with W1 in the left half, player 2 with W2 in the right);
+  they could only meet by crossing the long centre line, which loses the lag anyway.
+- Final innings: when time is up, the final innings are W1, W2, W1, W2. If W1 is at the table when time runs
+  out, that inning is W1's first final inning; if W2 is, W2's inning finishes first and does not count.
+- Shoot-out: the winner of its lag starts; the cue ball is in hand behind the head string at the start of each
+  inning (so the first pot must be a corner, or a middle via cushions, by the ball-in-hand rule of 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from kaisa.errors import KaisaError
+from kaisa.game.state import (
+    CUE_BALLS,
+    SHOOTOUT_INNINGS,
+    WARNING_MINUTES,
+    WINNING_SCORE,
+    Action,
+    Choose,
+    Lag,
+    MatchState,
+    Phase,
+    PlaceW2,
+    Result,
+    ShootoutState,
+    Shot,
+    TakeBreak,
+    action_to_json,
+)
+from kaisa.model import BallId, Position, ShotRecord
+from kaisa.referee import GameState, RuleOptions, Ruling, StrokeLog, judge, observe, opponent_of
+from kaisa.referee.opening import (
+    LagResult,
+    check_hand_placement,
+    check_w2_placement,
+    judge_lag,
+    lag_start_is_legal,
+    observe_lag,
+)
+from kaisa.table import OFFICIAL, SpotId, TableSpec
+
+LAG_SAMPLE_RATE = 100.0
+"""Hz: how often a lag ball's path is sampled to see whether it crossed the long centre line."""
+
+
+class IllegalActionError(KaisaError):
+    """An action that does not fit the match's phase or turn (says what is expected)."""
+
+
+@dataclass(frozen=True)
+class ClockConfig:
+    """``mode``: ``off``, ``sim`` (each stroke takes ``seconds_per_stroke``) or ``wall`` (real time)."""
+
+    mode: str = "off"
+    seconds_per_stroke: float = 30.0
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("off", "sim", "wall"):
+            raise ValueError(f"clock mode must be off, sim or wall, not {self.mode!r}")
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    players: tuple[str, str] = ("player 1", "player 2")
+    clock: ClockConfig = field(default_factory=ClockConfig)
+    options: RuleOptions = field(default_factory=RuleOptions)
+    spec: TableSpec = OFFICIAL
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "clock": {"mode": self.clock.mode, "seconds_per_stroke": self.clock.seconds_per_stroke},
+            "options": self.options.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchConfig:
+        clock = data.get("clock", {})
+        return cls(
+            players=(str(data["players"][0]), str(data["players"][1])),
+            clock=ClockConfig(str(clock.get("mode", "off")), float(clock.get("seconds_per_stroke", 30.0))),
+            options=RuleOptions.from_json(data.get("options", {})),
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one action produced: the simulated records and the referee's rulings, for records and display."""
+
+    records: tuple[ShotRecord, ...] = ()
+    ruling: Ruling | None = None
+    lag: LagResult | None = None
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"notes": list(self.notes)}
+        if self.ruling is not None:
+            out["ruling"] = self.ruling.to_json()
+        if self.lag is not None:
+            out["lag"] = {
+                "winner": self.lag.winner,
+                "reasons": [[t.en for t in r] for r in self.lag.reasons],
+            }
+        if self.records:
+            out["records"] = [r.to_json() for r in self.records]
+        return out
+
+
+@dataclass(frozen=True)
+class Entry:
+    action: Action
+    before: MatchState
+    outcome: Outcome
+
+
+Simulator = Callable[..., ShotRecord]
+
+
+def _default_simulator() -> Simulator:
+    from kaisa.physics import simulate
+
+    return simulate
+
+
+class Match:
+    """One match. ``listeners`` are called after every push with ``(match, entry)`` (storage, display)."""
+
+    def __init__(self, config: MatchConfig | None = None, state: MatchState | None = None) -> None:
+        self.config = config or MatchConfig()
+        self.state = state or self.initial_state()
+        self.stack: list[Entry] = []
+        self._simulate = _default_simulator()
+
+    def initial_state(self) -> MatchState:
+        spots = self.config.spec.spots
+        start = Position({"K": spots[SpotId.CENTRE], "R1": spots[SpotId.HEAD_STRING], "R2": spots[SpotId.FOOT_STRING]})
+        return MatchState(phase=Phase.LAG, position=start)
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    # --- the stack ---------------------------------------------------------------------------------
+
+    def push(self, action: Action) -> Outcome:
+        """Play ``action``. Raises :class:`IllegalActionError` (or a placement error) and changes nothing
+        if the action does not fit the phase or breaks a placement rule."""
+        before = self.state
+        state, outcome = self._apply(before, action)
+        state = replace(state, actions=before.actions + 1)
+        self.state = state
+        entry = Entry(action, before, outcome)
+        self.stack.append(entry)
+        return outcome
+
+    def pop(self) -> Action:
+        """Undo the last action exactly."""
+        if not self.stack:
+            raise IllegalActionError("there is nothing to undo")
+        entry = self.stack.pop()
+        self.state = entry.before
+        return entry.action
+
+    # --- applying actions --------------------------------------------------------------------------
+
+    def _apply(self, state: MatchState, action: Action) -> tuple[MatchState, Outcome]:
+        phase = state.phase
+        if isinstance(action, TakeBreak):
+            return self._take_break(state, action)
+        expected: dict[Phase, type] = {
+            Phase.LAG: Lag,
+            Phase.SHOOTOUT_LAG: Lag,
+            Phase.CHOOSE: Choose,
+            Phase.PLACE_W2: PlaceW2,
+            Phase.PLAY: Shot,
+            Phase.SHOOTOUT: Shot,
+        }
+        if phase is Phase.OVER:
+            raise IllegalActionError("the match is over")
+        if not isinstance(action, expected[phase]):
+            raise IllegalActionError(
+                f"the match expects a {expected[phase].__name__} action in phase {phase.value}, "
+                f"not {type(action).__name__}"
+            )
+        if isinstance(action, Lag):
+            return self._lag(state, action)
+        if isinstance(action, Choose):
+            if action.cue_ball not in CUE_BALLS:
+                raise IllegalActionError(f"the lag winner chooses W1 or W2, not {action.cue_ball.value}")
+            winner = state.lag_winner
+            assert winner is not None
+            other = opponent_of(action.cue_ball)
+            owners = (action.cue_ball, other) if winner == 0 else (other, action.cue_ball)
+            return replace(state, owners=owners, phase=Phase.PLACE_W2), Outcome()
+        if isinstance(action, PlaceW2):
+            check_w2_placement(state.position, action.point, self.config.spec, self.config.options)
+            position = state.position.with_ball(BallId.W2, action.point)
+            game = GameState(shooter=BallId.W1, opening=True)
+            innings = {BallId.W1: 1, BallId.W2: 0}
+            return replace(state, position=position, game=game, phase=Phase.PLAY, innings=innings), Outcome()
+        assert isinstance(action, Shot)
+        return self._shot(state, action)
+
+    def _take_break(self, state: MatchState, action: TakeBreak) -> tuple[MatchState, Outcome]:
+        if self.config.clock.mode == "off":
+            raise IllegalActionError("breaks are counted only with the competition clock on")
+        if action.cue_ball in state.clock.breaks:
+            raise IllegalActionError(f"{action.cue_ball.value}'s player has had their one break (6)")
+        if not 0 < action.seconds <= 300:
+            raise IllegalActionError("a break lasts at most five minutes (6)")
+        breaks = {**state.clock.breaks, action.cue_ball: action.seconds}
+        return replace(state, clock=replace(state.clock, breaks=breaks)), Outcome(notes=("6: break",))
+
+    def _lag(self, state: MatchState, action: Lag) -> tuple[MatchState, Outcome]:
+        spec = self.config.spec
+        objects = Position() if action.lift else state.position.without(BallId.W1).without(BallId.W2)
+        if state.phase is Phase.SHOOTOUT_LAG:
+            objects = Position()
+        facts = []
+        records = []
+        for index, (stroke, half, ball) in enumerate(zip(action.strokes, ("left", "right"), CUE_BALLS, strict=True)):
+            if stroke.ball is not ball or stroke.place is None or not lag_start_is_legal(stroke.place, half, spec):
+                raise IllegalActionError(
+                    f"player {index + 1} lags with {ball.value} placed behind the head string in the {half} half "
+                    f"(x {'<' if half == 'left' else '>'} {spec.long_axis:.2f} m, y < {spec.head_string:.2f} m)"
+                )
+            record = self._simulate(objects, stroke, trajectories=LAG_SAMPLE_RATE, spec=spec)
+            assert record.trajectories is not None
+            xs = [p[0] for p in record.trajectories.balls[ball] if p is not None]
+            facts.append(observe_lag(StrokeLog.of(record), half, xs, spec))
+            records.append(record)
+        result = judge_lag(facts[0], facts[1], spec)
+        outcome = Outcome(records=tuple(records), lag=result)
+        if result.winner is None:
+            return state, outcome  # lag again
+        if state.phase is Phase.SHOOTOUT_LAG:
+            assert state.owners is not None
+            return self._start_shootout_inning(
+                replace(
+                    state,
+                    shootout=ShootoutState(state.owners[result.winner], {b: 0 for b in CUE_BALLS}),
+                    phase=Phase.SHOOTOUT,
+                ),
+                state.owners[result.winner],
+            ), outcome
+        return replace(state, lag_winner=result.winner, phase=Phase.CHOOSE), outcome
+
+    def _shot(self, state: MatchState, action: Shot) -> tuple[MatchState, Outcome]:
+        spec, game, stroke = self.config.spec, state.game, action.stroke
+        if stroke.ball is not game.shooter:
+            raise IllegalActionError(f"{game.shooter.value} is at the table: the stroke must be played with it")
+        if action.call is not None:
+            action.call.check_shooter(game.shooter)
+        position = state.position
+        if game.from_hand:
+            if stroke.place is None:
+                raise IllegalActionError(
+                    f"{game.shooter.value} plays from hand: the stroke needs a place behind the head string"
+                )
+            check_hand_placement(position.without(game.shooter), game.shooter, stroke.place, spec)
+        elif stroke.place is not None:
+            raise IllegalActionError(
+                f"{game.shooter.value} is on the table and is played from where it lies (no place)"
+            )
+        record = self._simulate(position, stroke, spec=spec)
+        ruling = judge(
+            observe(record, action.call, options=self.config.options, spec=spec),
+            action.call,
+            game,
+            options=self.config.options,
+            spec=spec,
+        )
+        notes: list[str] = []
+        clock = state.clock
+        if self.config.clock.mode != "off":
+            clock = replace(clock, elapsed=clock.elapsed + max(0.0, action.seconds))
+        next_state = replace(
+            state,
+            position=ruling.position,
+            game=ruling.state,
+            run=state.run + ruling.points,
+            strokes=state.strokes + 1,
+            clock=clock,
+        )
+        if ruling.game_over:
+            return self._finish(next_state, ruling.shooter, "60 points (3)"), Outcome(
+                (record,), ruling, notes=tuple(notes)
+            )
+        if state.phase is Phase.SHOOTOUT:
+            return self._after_shootout_stroke(next_state, ruling), Outcome((record,), ruling)
+        if ruling.turn_passes:
+            nxt = ruling.state.shooter
+            innings = {**next_state.innings, nxt: next_state.innings[nxt] + 1}
+            next_state = replace(next_state, innings=innings, run=0)
+        return self._tick_clock(next_state, state, ruling, notes), Outcome((record,), ruling, notes=tuple(notes))
+
+    def _tick_clock(self, state: MatchState, before: MatchState, ruling: Ruling, notes: list[str]) -> MatchState:
+        if self.config.clock.mode == "off":
+            return state
+        clock = state.clock
+        if not clock.warned and clock.elapsed >= clock.limit - WARNING_MINUTES * 60:
+            clock = replace(clock, warned=True)
+            notes.append("6: five minutes left")
+        if clock.final_innings is None and clock.elapsed >= clock.limit:
+            clock = replace(clock, final_innings=(BallId.W1, BallId.W2, BallId.W1, BallId.W2))
+            notes.append("6: time is up: two final innings each, the W2 player last")
+        if clock.final_innings is not None and ruling.turn_passes:
+            ended = ruling.shooter
+            remaining = clock.final_innings
+            if remaining and remaining[0] is ended:
+                remaining = remaining[1:]
+            clock = replace(clock, final_innings=remaining)
+            if not remaining:
+                notes.append("6: the final innings are played: penalty shoot-out")
+                return replace(state, clock=clock, phase=Phase.SHOOTOUT_LAG)
+        return replace(state, clock=clock)
+
+    # --- shoot-out ---------------------------------------------------------------------------------
+
+    def _start_shootout_inning(self, state: MatchState, shooter: BallId) -> MatchState:
+        spots = self.config.spec.spots
+        game = GameState(scores=state.game.scores, shooter=shooter, in_hand=frozenset({shooter}))
+        return replace(state, position=Position({"K": spots[SpotId.CENTRE]}), game=game, run=0)
+
+    def _after_shootout_stroke(self, state: MatchState, ruling: Ruling) -> MatchState:
+        if not ruling.turn_passes:
+            return state
+        so = state.shootout
+        assert so is not None
+        ended = ruling.shooter
+        innings = {**so.innings, ended: so.innings[ended] + 1}
+        so = replace(so, innings=innings)
+        state = replace(state, shootout=so)
+        second = opponent_of(so.first)
+        if ended is second and innings[second] >= SHOOTOUT_INNINGS:
+            scores = state.game.scores
+            if scores[BallId.W1] != scores[BallId.W2]:
+                winner = max(CUE_BALLS, key=lambda b: scores[b])
+                return self._finish(state, winner, "penalty shoot-out: higher score after the innings (6)")
+        return self._start_shootout_inning(state, opponent_of(ended))
+
+    def _finish(self, state: MatchState, winner: BallId, reason: str) -> MatchState:
+        scores = dict(state.game.scores)
+        recorded = dict(scores)
+        if scores[winner] >= WINNING_SCORE:
+            recorded[winner] = WINNING_SCORE
+        return replace(state, phase=Phase.OVER, result=Result(winner, scores, recorded, reason))
+
+    # --- views -------------------------------------------------------------------------------------
+
+    def actions_json(self) -> list[dict[str, Any]]:
+        return [action_to_json(e.action) for e in self.stack]
+
+
+def replay(config: MatchConfig, actions: list[Action], simulator: Simulator | None = None) -> Match:
+    """Play ``actions`` from the start (re-simulating every stroke) and return the match."""
+    match = Match(config)
+    if simulator is not None:
+        match._simulate = simulator
+    for action in actions:
+        match.push(action)
+    return match
+
+
+__all__ = [
+    "ClockConfig",
+    "Entry",
+    "IllegalActionError",
+    "Match",
+    "MatchConfig",
+    "Outcome",
+    "replay",
+]

@@ -1,0 +1,278 @@
+"""The match as immutable values: actions a player takes, and the state between them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, TypeAlias
+
+from kaisa.call import Call, format_call, parse_call
+from kaisa.errors import FormatError
+from kaisa.model import BallId, Position, Stroke
+from kaisa.referee import GameState
+from kaisa.table import Point
+
+CUE_BALLS = (BallId.W1, BallId.W2)
+WINNING_SCORE = 60
+GAME_MINUTES = 60.0
+WARNING_MINUTES = 5.0
+BREAK_MINUTES = 5.0
+SHOOTOUT_INNINGS = 10
+
+
+class Phase(StrEnum):
+    LAG = "lag"
+    CHOOSE = "choose"
+    PLACE_W2 = "place-w2"
+    PLAY = "play"
+    SHOOTOUT_LAG = "shootout-lag"
+    SHOOTOUT = "shootout"
+    OVER = "over"
+
+
+# --- actions ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lag:
+    """Both players' lag strokes (1.1): player 1 with W1 from the left half, player 2 with W2 from the right,
+    each with ``place`` behind the head string. ``lift`` takes the object balls off their spots."""
+
+    strokes: tuple[Stroke, Stroke]
+    lift: bool = False
+
+
+@dataclass(frozen=True)
+class Choose:
+    """The lag winner picks a cue ball (1.1); whoever has W1 breaks (1.2)."""
+
+    cue_ball: BallId
+
+
+@dataclass(frozen=True)
+class PlaceW2:
+    """W2's owner places W2 between the centre line and the foot cushion (1.2)."""
+
+    point: Point
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A called stroke. ``seconds`` is the clock time it took (0 with the clock off)."""
+
+    call: Call | None
+    stroke: Stroke
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class TakeBreak:
+    """A player's one break of up to five minutes (6); it extends the playing time by its length."""
+
+    cue_ball: BallId
+    seconds: float
+
+
+Action: TypeAlias = Lag | Choose | PlaceW2 | Shot | TakeBreak
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    if isinstance(action, Lag):
+        return {"kind": "lag", "strokes": [s.to_json() for s in action.strokes], "lift": action.lift}
+    if isinstance(action, Choose):
+        return {"kind": "choose", "cue_ball": action.cue_ball.value}
+    if isinstance(action, PlaceW2):
+        return {"kind": "place-w2", "point": list(action.point)}
+    if isinstance(action, Shot):
+        return {
+            "kind": "shot",
+            "call": None if action.call is None else format_call(action.call),
+            "stroke": action.stroke.to_json(),
+            "seconds": action.seconds,
+        }
+    return {"kind": "break", "cue_ball": action.cue_ball.value, "seconds": action.seconds}
+
+
+def action_from_json(data: object) -> Action:
+    if not isinstance(data, dict) or "kind" not in data:
+        raise FormatError('an action is an object with a "kind": lag, choose, place-w2, shot or break')
+    kind = data["kind"]
+    try:
+        if kind == "lag":
+            first, second = data["strokes"]
+            return Lag((Stroke.from_json(first), Stroke.from_json(second)), bool(data.get("lift", False)))
+        if kind == "choose":
+            return Choose(BallId(data["cue_ball"]))
+        if kind == "place-w2":
+            x, y = data["point"]
+            return PlaceW2((float(x), float(y)))
+        if kind == "shot":
+            call = data.get("call")
+            return Shot(
+                None if call is None else parse_call(call),
+                Stroke.from_json(data["stroke"]),
+                float(data.get("seconds", 0.0)),
+            )
+        if kind == "break":
+            return TakeBreak(BallId(data["cue_ball"]), float(data["seconds"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, FormatError):
+            raise
+        raise FormatError(f"malformed {kind} action: {exc}") from None
+    raise FormatError(f"unknown action kind {kind!r}: the kinds are lag, choose, place-w2, shot, break")
+
+
+# --- state --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """The competition clock (6). ``final_innings`` lists, once time is up, whose innings are still to be
+    played as the final ones (W1, W2, W1, W2: the W2 player last)."""
+
+    elapsed: float = 0.0
+    breaks: Mapping[BallId, float] = field(default_factory=dict)
+    warned: bool = False
+    final_innings: tuple[BallId, ...] | None = None
+
+    @property
+    def limit(self) -> float:
+        return GAME_MINUTES * 60 + sum(self.breaks.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "elapsed": self.elapsed,
+            "breaks": {b.value: s for b, s in self.breaks.items()},
+            "warned": self.warned,
+            "final_innings": None if self.final_innings is None else [b.value for b in self.final_innings],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ClockState:
+        final = data.get("final_innings")
+        return cls(
+            elapsed=float(data["elapsed"]),
+            breaks={BallId(b): float(s) for b, s in data.get("breaks", {}).items()},
+            warned=bool(data.get("warned", False)),
+            final_innings=None if final is None else tuple(BallId(b) for b in final),
+        )
+
+
+@dataclass(frozen=True)
+class ShootoutState:
+    """The penalty shoot-out (6): innings each player has played, and who started."""
+
+    first: BallId
+    innings: Mapping[BallId, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": self.first.value, "innings": {b.value: n for b, n in self.innings.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ShootoutState:
+        return cls(BallId(data["first"]), {BallId(b): int(n) for b, n in data["innings"].items()})
+
+
+@dataclass(frozen=True)
+class Result:
+    """How the match ended. ``recorded`` is the scoresheet: a winner at 60 or more is written as 60 (3); a
+    shoot-out won below 60 is written as it is (6)."""
+
+    winner: BallId
+    scores: Mapping[BallId, int]
+    recorded: Mapping[BallId, int]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner.value,
+            "scores": {b.value: s for b, s in self.scores.items()},
+            "recorded": {b.value: s for b, s in self.recorded.items()},
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Result:
+        return cls(
+            BallId(data["winner"]),
+            {BallId(b): int(s) for b, s in data["scores"].items()},
+            {BallId(b): int(s) for b, s in data["recorded"].items()},
+            str(data["reason"]),
+        )
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything about a match between two actions. ``owners[i]`` is player ``i``'s cue ball."""
+
+    phase: Phase = Phase.LAG
+    position: Position = field(default_factory=Position)
+    game: GameState = field(default_factory=GameState)
+    owners: tuple[BallId, BallId] | None = None
+    lag_winner: int | None = None
+    innings: Mapping[BallId, int] = field(default_factory=lambda: {BallId.W1: 0, BallId.W2: 0})
+    run: int = 0
+    """Points of the current inning so far (sarja)."""
+    clock: ClockState = field(default_factory=ClockState)
+    shootout: ShootoutState | None = None
+    result: Result | None = None
+    strokes: int = 0
+    actions: int = 0
+    """Actions played so far (a lag played again counts): players seed their decisions with it."""
+
+    def player_of(self, cue_ball: BallId) -> int:
+        assert self.owners is not None
+        return self.owners.index(cue_ball)
+
+    @property
+    def to_move(self) -> int | None:
+        """Index of the player whose action is next (None during the lag: both play at once)."""
+        if self.phase in (Phase.PLAY, Phase.SHOOTOUT):
+            return self.player_of(self.game.shooter)
+        if self.phase is Phase.CHOOSE:
+            return self.lag_winner
+        if self.phase is Phase.PLACE_W2:
+            return self.player_of(BallId.W2)
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase.value,
+            "position": self.position.to_json(),
+            "game": self.game.to_json(),
+            "owners": None if self.owners is None else [b.value for b in self.owners],
+            "lag_winner": self.lag_winner,
+            "innings": {b.value: n for b, n in self.innings.items()},
+            "run": self.run,
+            "clock": self.clock.to_json(),
+            "shootout": None if self.shootout is None else self.shootout.to_json(),
+            "result": None if self.result is None else self.result.to_json(),
+            "strokes": self.strokes,
+            "actions": self.actions,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> MatchState:
+        if not isinstance(data, dict):
+            raise FormatError("a match state must be an object")
+        try:
+            owners = data.get("owners")
+            return cls(
+                phase=Phase(data["phase"]),
+                position=Position.from_json(data["position"]),
+                game=GameState.from_json(data["game"]),
+                owners=None if owners is None else (BallId(owners[0]), BallId(owners[1])),
+                lag_winner=data.get("lag_winner"),
+                innings={BallId(b): int(n) for b, n in data["innings"].items()},
+                run=int(data.get("run", 0)),
+                clock=ClockState.from_json(data["clock"]),
+                shootout=None if data.get("shootout") is None else ShootoutState.from_json(data["shootout"]),
+                result=None if data.get("result") is None else Result.from_json(data["result"]),
+                strokes=int(data.get("strokes", 0)),
+                actions=int(data.get("actions", 0)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, FormatError):
+                raise
+            raise FormatError(f"malformed match state: {exc}") from None

@@ -1,0 +1,84 @@
+"""What a player does in a match, and a driver that asks the right player for each action."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from kaisa.call import Call
+from kaisa.game import Choose, Entry, Lag, Match, Phase, PlaceW2, Shot
+from kaisa.model import BallId, Position, Stroke
+from kaisa.referee import GameState, RuleOptions
+from kaisa.table import Point, TableSpec
+
+
+class Player(Protocol):
+    """A player: a person at a keyboard, a computer player, or a script."""
+
+    name: str
+
+    def lag(self, ball: BallId, half: str, position: Position, spec: TableSpec, stroke_index: int) -> Stroke:
+        """The lag stroke with ``ball`` from behind the head string in ``half`` (``left`` or ``right``)."""
+        ...
+
+    def choose_cue_ball(self) -> BallId:
+        """Having won the lag: W1 (and break) or W2 (and place W2 first)."""
+        ...
+
+    def place_w2(self, position: Position, spec: TableSpec, options: RuleOptions) -> Point:
+        """Where to put W2 before the break (1.2)."""
+        ...
+
+    def shot(
+        self, position: Position, game: GameState, spec: TableSpec, stroke_index: int
+    ) -> tuple[Call | None, Stroke]:
+        """The call and the stroke; from hand, the stroke's ``place`` puts the cue ball behind the head string."""
+        ...
+
+
+class MatchStalledError(RuntimeError):
+    """The match did not finish within the driver's limit of actions."""
+
+
+def play_match(
+    match: Match,
+    players: tuple[Player, Player],
+    *,
+    on_entry: Callable[[Match, Entry], None] | None = None,
+    max_actions: int = 5000,
+) -> Match:
+    """Ask the players for actions until the match is over (or ``max_actions``)."""
+    spec, options, clock = match.config.spec, match.config.options, match.config.clock
+    for _ in range(max_actions):
+        state = match.state
+        if state.phase is Phase.OVER:
+            return match
+        index = state.actions
+        if state.phase in (Phase.LAG, Phase.SHOOTOUT_LAG):
+            lag_objects = state.position.without(BallId.W1).without(BallId.W2)
+            action: Lag | Choose | PlaceW2 | Shot = Lag(
+                (
+                    players[0].lag(BallId.W1, "left", lag_objects, spec, index),
+                    players[1].lag(BallId.W2, "right", lag_objects, spec, index),
+                )
+            )
+        elif state.phase is Phase.CHOOSE:
+            assert state.lag_winner is not None
+            action = Choose(players[state.lag_winner].choose_cue_ball())
+        elif state.phase is Phase.PLACE_W2:
+            action = PlaceW2(players[state.player_of(BallId.W2)].place_w2(state.position, spec, options))
+        else:
+            mover = state.to_move
+            assert mover is not None
+            started = time.perf_counter()
+            call, stroke = players[mover].shot(state.position, state.game, spec, index)
+            thought = time.perf_counter() - started
+            seconds = {"off": 0.0, "sim": clock.seconds_per_stroke, "wall": thought}[clock.mode]
+            action = Shot(call, stroke, seconds)
+        match.push(action)
+        if on_entry is not None:
+            on_entry(match, match.stack[-1])
+    if not match.over:
+        raise MatchStalledError(f"the match did not finish within {max_actions} actions")
+    return match

@@ -1,0 +1,162 @@
+"""The rules before and around the first stroke: the lag (teikkaus, 1.1), W2's placement (1.2) and where a
+ball in hand may be placed (5).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kaisa.errors import KaisaError
+from kaisa.model import BallContactEvent, BallId, JawEvent, OffTableEvent, PocketEvent, Position, RailEvent
+from kaisa.referee.observe import StrokeLog
+from kaisa.referee.options import DEFAULT_OPTIONS, RuleOptions
+from kaisa.referee.ruling import Text
+from kaisa.table import OFFICIAL, PocketId, Point, RailId, TableSpec
+
+
+class IllegalPlacementError(KaisaError):
+    """A ball placed where the rules do not allow it (says where it may go)."""
+
+
+# --- the lag (1.1, REFERENCE.md section 8) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LagFacts:
+    """One player's lag ball: what it touched, and where it went."""
+
+    ball: BallId
+    touched_ball: bool
+    long_cushion: bool
+    dropped: bool
+    head_contacts: int
+    foot_contacts: int
+    crossed_long_centre_line: bool
+    final_y: float | None
+
+
+def observe_lag(log: StrokeLog, half: str, xs: Sequence[float], spec: TableSpec = OFFICIAL) -> LagFacts:
+    """``half`` is ``"left"`` (x < W/2) or ``"right"``; ``xs`` the ball's sampled x positions over the lag."""
+    ball = log.cue_ball
+    rails = [e.rail for e in log.events if isinstance(e, RailEvent) and e.ball == ball]
+    mid = spec.long_axis
+    crossed = any((x >= mid) if half == "left" else (x <= mid) for x in xs)
+    return LagFacts(
+        ball=ball,
+        touched_ball=any(isinstance(e, BallContactEvent) and ball in (e.ball, e.other) for e in log.events),
+        long_cushion=any(r.is_long for r in rails)
+        or any(isinstance(e, JawEvent) and e.ball == ball for e in log.events),
+        dropped=any(isinstance(e, (PocketEvent, OffTableEvent)) and e.ball == ball for e in log.events),
+        head_contacts=rails.count(RailId.HEAD),
+        foot_contacts=rails.count(RailId.FOOT),
+        crossed_long_centre_line=crossed,
+        final_y=log.final[ball][1] if ball in log.final else None,
+    )
+
+
+@dataclass(frozen=True)
+class LagResult:
+    """``winner`` is the index (0 or 1) of the player who won the lag, ``None``: lag again."""
+
+    winner: int | None
+    reasons: tuple[tuple[Text, ...], tuple[Text, ...]]
+    """Why each lag was lost (empty: a good lag)."""
+
+
+def lag_faults(f: LagFacts) -> tuple[Text, ...]:
+    faults = []
+    if f.touched_ball:
+        faults.append(Text("osui toiseen palloon (1.1a)", "touched another ball (1.1a)"))
+    if f.long_cushion:
+        faults.append(Text("osui sivuvalliin (1.1b)", "touched a long cushion (1.1b)"))
+    if f.dropped:
+        faults.append(Text("meni pussiin (1.1c)", "dropped (1.1c)"))
+    if f.head_contacts > 1 or f.foot_contacts > 1:
+        faults.append(
+            Text("osui päätyvalliin useammin kuin kerran (1.1d)", "touched an end cushion more than once (1.1d)")
+        )
+    if f.crossed_long_centre_line:
+        faults.append(Text("ylitti pitkän keskilinjan (1.1e)", "crossed the long centre line (1.1e)"))
+    if f.foot_contacts == 0:
+        faults.append(
+            Text("ei osunut alapään päätyvalliin: hylätty (1.1)", "never reached the foot cushion: void (1.1)")
+        )
+    return tuple(faults)
+
+
+def judge_lag(first: LagFacts, second: LagFacts, spec: TableSpec = OFFICIAL) -> LagResult:
+    """1.1: nearest the head cushion wins; a lost lag loses; both lost, or level within a millimetre: again."""
+    reasons = (lag_faults(first), lag_faults(second))
+    good = [not r for r in reasons]
+    if good[0] and not good[1]:
+        return LagResult(0, reasons)
+    if good[1] and not good[0]:
+        return LagResult(1, reasons)
+    if not any(good):
+        return LagResult(None, reasons)
+    assert first.final_y is not None and second.final_y is not None
+    if abs(first.final_y - second.final_y) < 0.001:
+        return LagResult(None, reasons)
+    return LagResult(0 if first.final_y < second.final_y else 1, reasons)
+
+
+def lag_start_is_legal(point: Point, half: str, spec: TableSpec = OFFICIAL) -> bool:
+    in_half = point[0] < spec.long_axis if half == "left" else point[0] > spec.long_axis
+    return in_half and spec.is_behind_head_string(point) and spec.ball_fits(point)
+
+
+# --- placements ----------------------------------------------------------------------------------------
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy))
+
+
+def _check_free(point: Point, position: Position, ball: BallId, spec: TableSpec) -> None:
+    if not spec.ball_fits(point):
+        raise IllegalPlacementError(
+            f"{ball.value} at ({point[0]:.3f}, {point[1]:.3f}) is not on the bed clear of the cushions: its centre "
+            f"must be at least {spec.ball_radius * 1000:.0f} mm inside the cushion noses"
+        )
+    for other, q in position.items():
+        if other != ball and math.hypot(point[0] - q[0], point[1] - q[1]) < spec.ball_diameter:
+            raise IllegalPlacementError(f"{ball.value} at ({point[0]:.3f}, {point[1]:.3f}) would overlap {other.value}")
+
+
+def check_w2_placement(
+    position: Position, point: Point, spec: TableSpec = OFFICIAL, options: RuleOptions = DEFAULT_OPTIONS
+) -> None:
+    """1.2: W2 goes between the centre line and the foot cushion, leaving both lines from the kaisa to the
+    foot corners clearly free (no part of W2 within half a ball of the path the kaisa would sweep)."""
+    _check_free(point, position, BallId.W2, spec)
+    if not point[1] > spec.centre_line:
+        raise IllegalPlacementError(
+            f"W2 must be placed between the centre line and the foot cushion (y > {spec.centre_line:.3f} m), "
+            f"not at y = {point[1]:.3f} m (1.2)"
+        )
+    kaisa = position.get(BallId.K)
+    if kaisa is None:
+        return
+    clearance = options.w2_corridor_clearance * spec.ball_radius
+    for pocket in (PocketId.FL, PocketId.FR):
+        mouth = spec.pockets[pocket].mouth_centre
+        gap = _segment_distance(point, kaisa, mouth)
+        if gap < clearance:
+            raise IllegalPlacementError(
+                f"W2 at ({point[0]:.3f}, {point[1]:.3f}) blocks the kaisa's line to {pocket.value}: it must stay at "
+                f"least {clearance * 1000:.0f} mm from that line (it is {gap * 1000:.0f} mm away) (1.2)"
+            )
+
+
+def check_hand_placement(position: Position, ball: BallId, point: Point, spec: TableSpec = OFFICIAL) -> None:
+    """5: a ball in hand (and the break, 1.2) is placed behind the head string, clear of the other balls."""
+    _check_free(point, position, ball, spec)
+    if not spec.is_behind_head_string(point):
+        raise IllegalPlacementError(
+            f"{ball.value} in hand must be placed behind the head string (y < {spec.head_string:.3f} m), "
+            f"not at y = {point[1]:.3f} m (5)"
+        )
