@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
+from rich.text import Text
 
 from kaisa import __version__
 from kaisa.errors import KaisaError
@@ -193,6 +194,108 @@ def print_ruling(ruling: Any, lang: str) -> None:
         console.print(f"{labels[2]}: {' '.join(sorted(b.value for b in ruling.in_hand))}")
     if ruling.game_over:
         console.print(f"{labels[3]}: {ruling.winner.value}")
+
+
+@app.command("match")
+def match_command(
+    p1: Annotated[str, typer.Option("--p1", help="Player 1: a computer player kind (baseline).")] = "baseline",
+    p2: Annotated[str, typer.Option("--p2", help="Player 2: a computer player kind (baseline).")] = "baseline",
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the players' decisions and noise.")] = 1,
+    clock: Annotated[str, typer.Option("--clock", help="Competition clock: off, sim or wall.")] = "off",
+    db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
+    record: Annotated[Path | None, typer.Option("--record", help="Also write the match notation to this file.")] = None,
+    no_db: Annotated[bool, typer.Option("--no-db", help="Do not store the match in a database.")] = False,
+) -> None:
+    """Play a whole match between computer players, with a live view, and print the scoresheet."""
+    from rich.live import Live
+
+    from kaisa.game import ClockConfig, Match, MatchConfig
+    from kaisa.players import MatchStalledError, make_player, play_match
+
+    if clock not in ("off", "sim", "wall"):
+        fail(f"--clock must be off, sim or wall, not {clock!r}")
+    try:
+        players = (make_player(p1, f"{p1} 1", seed), make_player(p2, f"{p2} 2", seed + 1))
+    except ValueError as exc:
+        fail(str(exc))
+    config = MatchConfig(players=(players[0].name, players[1].name), clock=ClockConfig(clock))
+    ensure_physics_ready()
+    match = Match(config)
+    callbacks = []
+    store_note = ""
+    if not no_db:
+        from kaisa.storage import StorageError, open_store
+
+        try:
+            store = open_store(db)
+            match_id = store.create_match(config, seed=seed, kinds=(p1, p2))
+        except StorageError as exc:
+            fail(str(exc))
+        callbacks.append(store.recorder(match_id))
+        store_note = f"match {match_id} stored in {store.url}"
+    with Live(match_view(match), console=console, refresh_per_second=8, transient=False) as live:
+
+        def on_entry(m: Any, entry: Any) -> None:
+            for callback in callbacks:
+                callback(m, entry)
+            live.update(match_view(m, entry))
+
+        try:
+            play_match(match, players, on_entry=on_entry)
+        except MatchStalledError as exc:
+            fail(str(exc))
+    print_scoresheet(match)
+    if store_note:
+        console.print(f"[dim]{store_note}[/]")
+    if record is not None:
+        from kaisa.notation import write_match
+
+        record.write_text(write_match(match), encoding="utf-8")
+        console.print(f"[dim]notation written to {record}[/]")
+
+
+def match_view(match: Any, entry: Any = None) -> Group:
+    state = match.state
+    names = match.config.players
+    table = Table(title=f"Kaisa: {names[0]} v {names[1]}  ({state.phase.value})", title_justify="left")
+    table.add_column("player")
+    table.add_column("ball")
+    table.add_column("score", justify="right")
+    table.add_column("innings", justify="right")
+    for i, name in enumerate(names):
+        ball = state.owners[i] if state.owners else None
+        at_table = state.owners is not None and state.game.shooter is ball and state.phase.value in ("play", "shootout")
+        table.add_row(
+            ("▶ " if at_table else "  ") + name,
+            ball.value if ball else "-",
+            str(state.game.scores[ball]) if ball else "0",
+            str(state.innings[ball]) if ball else "0",
+        )
+    ruling = entry.outcome.ruling if entry is not None else None
+    line = ""
+    if ruling is not None:
+        last = "; ".join(f"{x.clause}: {x.en}" for x in (*ruling.items, *ruling.fouls)) or "no points"
+        line = f"stroke {state.strokes}, run {state.run}: {last}"
+    return Group(table, Text(line, style="dim"))
+
+
+def print_scoresheet(match: Any) -> None:
+    state = match.state
+    result = state.result
+    sheet = Table(title="Scoresheet", title_justify="left")
+    for col in ("player", "ball", "points", "recorded", "innings"):
+        sheet.add_column(col)
+    for i, name in enumerate(match.config.players):
+        ball = state.owners[i] if state.owners else None
+        if ball is None:
+            continue
+        recorded = str(result.recorded[ball]) if result else "-"
+        sheet.add_row(name, ball.value, str(state.game.scores[ball]), recorded, str(state.innings[ball]))
+    console.print(sheet)
+    if result is not None:
+        console.print(
+            f"winner: [bold]{match.config.players[state.player_of(result.winner)]}[/] ({result.winner.value}), {result.reason}"
+        )
 
 
 @app.command()
