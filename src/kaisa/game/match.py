@@ -17,6 +17,7 @@ Decisions where the rulebook is silent (REFERENCE.md section 8 gives the rest):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -61,7 +62,8 @@ class IllegalActionError(KaisaError):
 
 @dataclass(frozen=True)
 class ClockConfig:
-    """``mode``: ``off``, ``sim`` (each stroke takes ``seconds_per_stroke``) or ``wall`` (real time)."""
+    """``mode``: ``off``, ``sim`` (each stroke takes ``seconds_per_stroke``) or ``wall`` (real time). The
+    driver writes each Shot's ``seconds`` from this, and the match adds the Shot's own seconds, so a replay keeps time."""
 
     mode: str = "off"
     seconds_per_stroke: float = 30.0
@@ -177,6 +179,8 @@ class Match:
 
     def _apply(self, state: MatchState, action: Action) -> tuple[MatchState, Outcome]:
         phase = state.phase
+        if phase is Phase.OVER:
+            raise IllegalActionError("the match is over")
         if isinstance(action, TakeBreak):
             return self._take_break(state, action)
         expected: dict[Phase, type] = {
@@ -216,6 +220,8 @@ class Match:
     def _take_break(self, state: MatchState, action: TakeBreak) -> tuple[MatchState, Outcome]:
         if self.config.clock.mode == "off":
             raise IllegalActionError("breaks are counted only with the competition clock on")
+        if action.cue_ball not in CUE_BALLS:
+            raise IllegalActionError(f"breaks are taken by the players, W1 or W2, not {action.cue_ball.value}")
         if action.cue_ball in state.clock.breaks:
             raise IllegalActionError(f"{action.cue_ball.value}'s player has had their one break (6)")
         if not 0 < action.seconds <= 300:
@@ -235,6 +241,12 @@ class Match:
                 raise IllegalActionError(
                     f"player {index + 1} lags with {ball.value} placed behind the head string in the {half} half "
                     f"(x {'<' if half == 'left' else '>'} {spec.long_axis:.2f} m, y < {spec.head_string:.2f} m)"
+                )
+            blocked = [b.value for b, p in objects.items() if math.dist(p, stroke.place) < spec.ball_diameter]
+            if blocked:
+                raise IllegalActionError(
+                    f"player {index + 1}'s lag ball at {stroke.place} would overlap {', '.join(blocked)}; "
+                    "place it clear of the balls, or lift them"
                 )
             record = self._simulate(objects, stroke, trajectories=LAG_SAMPLE_RATE, spec=spec)
             assert record.trajectories is not None
