@@ -137,7 +137,7 @@ def _default_simulator() -> Simulator:
 
 
 class Match:
-    """One match. ``listeners`` are called after every push with ``(match, entry)`` (storage, display)."""
+    """One match: ``push`` an action, ``pop`` to undo it; ``stack`` holds what was played."""
 
     def __init__(self, config: MatchConfig | None = None, state: MatchState | None = None) -> None:
         self.config = config or MatchConfig()

@@ -1,0 +1,24 @@
+"""The storage layer's errors. Each says which database, match or row, what was wrong and what is expected."""
+
+from __future__ import annotations
+
+from kaisa.errors import KaisaError
+
+
+class StorageError(KaisaError):
+    """The match records could not be read or written. Nothing stored was changed by the failed call."""
+
+
+class DatabaseUnavailableError(StorageError):
+    """The database URL is malformed, names an unknown driver, or the database cannot be reached."""
+
+
+class UnknownMatchError(StorageError, LookupError):
+    """No match with that id is stored."""
+
+
+class CorruptRecordError(StorageError):
+    """A stored row does not hold what the schema promises (not JSON, or JSON that is not a valid value)."""
+
+
+__all__ = ["CorruptRecordError", "DatabaseUnavailableError", "StorageError", "UnknownMatchError"]
