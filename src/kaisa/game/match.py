@@ -191,8 +191,6 @@ class Match:
             Phase.PLAY: Shot,
             Phase.SHOOTOUT: Shot,
         }
-        if phase is Phase.OVER:
-            raise IllegalActionError("the match is over")
         if not isinstance(action, expected[phase]):
             raise IllegalActionError(
                 f"the match expects a {expected[phase].__name__} action in phase {phase.value}, "
