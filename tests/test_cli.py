@@ -259,3 +259,38 @@ def test_bench_referee_prints_the_share():
     result = invoke("bench", "referee", "--strokes", "10")
     assert result.exit_code == 0, result.output
     assert re.search(r"referee/simulate = \d+\.\d\d%", result.output)
+
+
+@pytest.mark.slow
+def test_match_replay_and_stats_commands(tmp_path: Path):
+    """The README's promise: a seeded baseline match plays to a result, its record replays identically,
+    and its statistics come from the database."""
+    db = f"sqlite:///{tmp_path / 'k.sqlite3'}"
+    record = tmp_path / "m.kaisa"
+    played = invoke("match", "--p1", "baseline", "--p2", "baseline", "--seed", "1", "--db", db, "--record", str(record))
+    assert played.exit_code == 0, played.output
+    assert "winner:" in played.output
+    assert "[Result " in record.read_text()
+    replayed = invoke("replay", str(record))
+    assert replayed.exit_code == 0, replayed.output
+    assert "verified" in replayed.output
+    stats = invoke("stats", "--db", db, "--json")
+    assert stats.exit_code == 0, stats.output
+    totals = json.loads(stats.output)
+    rows = totals if isinstance(totals, list) else totals.get("players", totals)
+    assert sum(row["wins"] for row in rows) == 1
+    csv_out = invoke("stats", "--record", str(record), "--csv")
+    assert csv_out.output.startswith("name,matches,wins")
+
+
+def test_replay_refuses_a_tampered_record(tmp_path: Path):
+    record = tmp_path / "bad.kaisa"
+    record.write_text('[Player1 "a"]\n[Player2 "b"]\n\n1. lag W1 nope\n')
+    result = invoke("replay", str(record))
+    assert result.exit_code == 2
+    assert "line 4" in result.output
+
+
+def test_match_rejects_unknown_player_kinds_and_clock():
+    assert "unknown player kind" in " ".join(invoke("match", "--p1", "grandmaster", "--no-db").output.split())
+    assert "--clock must be off, sim or wall" in " ".join(invoke("match", "--clock", "fast", "--no-db").output.split())

@@ -298,6 +298,89 @@ def print_scoresheet(match: Any) -> None:
         )
 
 
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A match record in the match notation.")],
+) -> None:
+    """Re-play a match record stroke by stroke and check that every ruling and the result come out the same."""
+    from kaisa.notation import replay_record
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror or exc}")
+    ensure_physics_ready()
+    try:
+        with err_console.status("re-playing every stroke..."):
+            match = replay_record(text)
+    except KaisaError as exc:
+        fail(str(exc))
+    console.print(
+        f"[green]verified[/]: {len(match.stack)} actions, {match.state.strokes} strokes, every ruling as recorded"
+    )
+    print_scoresheet(match)
+
+
+@app.command("stats")
+def stats_command(
+    db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
+    record: Annotated[
+        list[Path] | None, typer.Option("--record", help="Match record files instead of the database.")
+    ] = None,
+    match_id: Annotated[int | None, typer.Option("--match", help="Only this stored match.")] = None,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Statistics per player: points, innings, runs (sarja), points per inning, called-pot success, fouls."""
+    from kaisa.game import replay
+    from kaisa.stats import aggregate, match_stats, record_stats, to_csv, to_json
+
+    ensure_physics_ready(quiet=as_csv or as_json)
+    try:
+        if record:
+            matches = [record_stats(path.read_text(encoding="utf-8")) for path in record]
+        else:
+            from kaisa.storage import open_store
+
+            store = open_store(db)
+            ids = [match_id] if match_id is not None else [m.id for m in store.list_matches()]
+            matches = []
+            for mid in ids:
+                config, _, actions = store.load(mid)
+                matches.append(match_stats(replay(config, actions), event=f"match {mid}"))
+    except (KaisaError, OSError) as exc:
+        fail(str(exc))
+    totals = aggregate(matches)
+    if as_csv:
+        sys.stdout.write(to_csv(totals))
+        return
+    if as_json:
+        sys.stdout.write(to_json(totals) + "\n")
+        return
+    table = Table(title=f"Statistics over {len(matches)} match(es)", title_justify="left")
+    columns = (
+        "player",
+        "matches",
+        "points",
+        "innings",
+        "points/inning",
+        "longest run",
+        "2nd run",
+        "pot success",
+        "fouls",
+    )
+    for col in columns:
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for t in totals:
+        ppi, success = t.points_per_inning, t.called_pot_success
+        table.add_row(
+            t.name, str(t.matches), str(t.points), str(t.innings),
+            "-" if ppi is None else f"{ppi:.2f}", str(t.longest_run), str(t.second_longest_run),
+            "-" if success is None else f"{100 * success:.0f}%", str(t.fouls),
+        )  # fmt: skip
+    console.print(table)
+
+
 @app.command()
 def demo() -> None:
     """Break from the official starting position and show what happened (the main job, for now)."""
