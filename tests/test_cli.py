@@ -283,6 +283,36 @@ def test_match_replay_and_stats_commands(tmp_path: Path):
     assert csv_out.output.startswith("name,matches,wins")
 
 
+@pytest.mark.slow
+def test_a_corrupt_or_truncated_record_is_refused_without_touching_the_database(tmp_path: Path):
+    from kaisa.game import Match, MatchConfig
+    from kaisa.notation import write_match
+    from kaisa.players import BaselinePlayer, MatchStalledError, play_match
+    from kaisa.storage import open_store
+
+    match = Match(MatchConfig(players=("a", "b")))
+    with pytest.raises(MatchStalledError):
+        play_match(match, (BaselinePlayer("a", 3), BaselinePlayer("b", 4)), max_actions=25)
+    text = write_match(match)
+    db = f"sqlite:///{tmp_path / 'k.sqlite3'}"
+    store = open_store(db)
+    truncated = tmp_path / "truncated.kaisa"
+    truncated.write_text(text[: len(text) // 2].rsplit("\n", 1)[0] + "\n" + "99. W1 K FL | 2.0\n")
+    corrupt = tmp_path / "corrupt.kaisa"
+    corrupt.write_text(text.replace("; ", "; +99 ", 1) if "; " in text else text + "junk\n")
+    for bad in (truncated, corrupt):
+        result = invoke("replay", str(bad), "--store", "--db", db)
+        assert result.exit_code == 2, result.output
+        assert "line " in result.output
+        assert store.list_matches() == []
+    good = tmp_path / "good.kaisa"
+    good.write_text(text)
+    result = invoke("replay", str(good), "--store", "--db", db)
+    assert result.exit_code == 0, result.output
+    (stored,) = store.list_matches()
+    assert store.resume(stored.id).state.to_json() == match.state.to_json()
+
+
 def test_replay_refuses_a_tampered_record(tmp_path: Path):
     record = tmp_path / "bad.kaisa"
     record.write_text('[Player1 "a"]\n[Player2 "b"]\n\n1. lag W1 nope\n')

@@ -301,6 +301,12 @@ def print_scoresheet(match: Any) -> None:
 @app.command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A match record in the match notation.")],
+    store_it: Annotated[
+        bool, typer.Option("--store", help="After verifying it, store the match in the database.")
+    ] = False,
+    db: Annotated[
+        str | None, typer.Option("--db", help="Database URL for --store (default: SQLite in the user data dir).")
+    ] = None,
 ) -> None:
     """Re-play a match record stroke by stroke and check that every ruling and the result come out the same."""
     from kaisa.notation import replay_record
@@ -319,6 +325,15 @@ def replay_command(
         f"[green]verified[/]: {len(match.stack)} actions, {match.state.strokes} strokes, every ruling as recorded"
     )
     print_scoresheet(match)
+    if store_it:
+        from kaisa.storage import open_store
+
+        try:
+            store = open_store(db)
+            match_id = store.import_match(match)
+        except KaisaError as exc:
+            fail(str(exc))
+        console.print(f"[dim]stored as match {match_id} in {store.url}[/]")
 
 
 @app.command("stats")
