@@ -11,9 +11,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "docs" / "CLAUSES.md"
-SUITE = ["test_rules_*.py", "test_call_notation.py"]
+SUITE = ["test_rules_*.py", "test_call_notation.py", "test_match.py"]
 
 REQUIRED = {
+    "1.1": "the lag",
     "1.2": "opening: the break's restrictions (W2's placement belongs to the match)",
     "1.3": "calls: route matching, röpötys, käkä, a moving ball, the turn",
     "2": "points of a legal pot, nakki, one konsti",
@@ -22,6 +23,7 @@ REQUIRED = {
     "4": "respotting: whites in hand, reds and the kaisa to their spots, the kaisa's return",
     "4.1": "the kaisa is spotted before a red",
     "5": "ball in hand",
+    "6": "the competition clock, final innings, breaks and the penalty shoot-out",
     "7a": "the cue ball down: penalties",
     "7b": "a ball touched by a player",
     "7c": "a fault from hand",
