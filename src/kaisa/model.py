@@ -98,6 +98,9 @@ class Position(Mapping[BallId, Point]):
     def __hash__(self) -> int:
         return hash(self._balls)
 
+    def __reduce__(self) -> tuple[type[Position], tuple[dict[BallId, Point]]]:
+        return (Position, (dict(self._balls),))
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Position):
             return self._balls == other._balls

@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kaisa import __version__
+from kaisa.call import format_call
 from kaisa.errors import KaisaError
 from kaisa.model import BallId, Position, ShotRecord, Stroke
 
@@ -298,6 +299,62 @@ def print_scoresheet(match: Any) -> None:
         )
 
 
+@app.command("advise")
+def advise_command(
+    position: Annotated[Path, typer.Option("--position", help="Position JSON.")],
+    state: Annotated[
+        Path | None, typer.Option("--state", help="Game state JSON (default: W1 at the table, 0-0).")
+    ] = None,
+    level: Annotated[str, typer.Option("--level", help="Search level: beginner, club or master.")] = "master",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the noisy evaluation.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The best calls in a position with their pot probability, expected points and foul risk."""
+    from kaisa.physics import validate_position
+    from kaisa.players.search import LEVELS, advise
+    from kaisa.referee import GameState
+
+    if level not in LEVELS:
+        fail(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
+    try:
+        pos = Position.from_json(read_json(position, "position"))
+        game = GameState.from_json(read_json(state, "state")) if state else GameState()
+        validate_position(pos)
+        if not game.from_hand and game.shooter not in pos:
+            fail(f"{game.shooter.value} is at the table but not in the position; put it there or set in_hand")
+        ensure_physics_ready(quiet=as_json)
+        ranked = advise(pos, game, level=level, seed=seed)
+    except KaisaError as exc:
+        fail(str(exc))
+    rows = [
+        {
+            "call": None if e.call is None else format_call(e.call),
+            "kind": e.kind,
+            "stroke": e.stroke.to_json(),
+            "window_deg": round(e.window, 4),
+            "p_pot": round(e.p_pot, 3),
+            "expected_points": round(e.expected_points, 3),
+            "p_foul": round(e.p_foul, 3),
+            "penalties": e.penalties,
+            "position_value": round(e.position_value, 3),
+            "score": round(e.score, 3),
+        }
+        for e in ranked
+    ]
+    if as_json:
+        sys.stdout.write(json.dumps({"level": level, "advice": rows}, indent=2) + "\n")
+        return
+    table = Table(title=f"Advice ({level}) for {game.shooter.value}", title_justify="left")
+    for col in ("call", "kind", "window", "pot", "points", "foul", "score"):
+        table.add_column(col, justify="left" if col in ("call", "kind") else "right")
+    for e in ranked:
+        table.add_row(
+            "(safety)" if e.call is None else format_call(e.call), e.kind, f"{e.window:.2f}°",
+            f"{100 * e.p_pot:.0f}%", f"{e.expected_points:+.2f}", f"{100 * e.p_foul:.0f}%", f"{e.score:+.2f}",
+        )  # fmt: skip
+    console.print(table)
+
+
 @app.command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A match record in the match notation.")],
@@ -476,6 +533,58 @@ def bench_referee(
 
     ensure_physics_ready()
     print_referee_report(referee_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
+@bench_app.command("ai")
+def bench_ai(
+    layouts: Annotated[
+        int, typer.Option("--layouts", min=1, max=100_000, help="Seeded 5-ball layouts for the single-shot tests.")
+    ] = 200,
+    games: Annotated[
+        int, typer.Option("--games", min=0, max=10_000, help="Matches of each kind against the baseline.")
+    ] = 10,
+    noise: Annotated[float, typer.Option("--noise", min=0.0, help="Stroke-noise scale (1 = the convention).")] = 1.0,
+    kinds: Annotated[
+        str | None,
+        typer.Option("--kinds", help="Player kinds to compare with the baseline, comma-separated (default: all)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts and the players.")] = 2014,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write the noise sweep's called-pot success to this SVG file.")
+    ] = None,
+    sweep: Annotated[
+        str | None,
+        typer.Option("--sweep", help="Noise scales for a sweep, e.g. 0.5,1,2 (with --plot: 0,0.5,1,2,4 if not given)."),
+    ] = None,
+) -> None:
+    """Computer players side by side with the baseline on the same seeded layouts and matches."""
+    from kaisa.bench_ai import DEFAULT_SWEEP, ai_benchmark, print_ai_report, write_sweep_svg
+    from kaisa.players import PLAYER_KINDS
+
+    chosen = [k.strip() for k in (kinds.split(",") if kinds is not None else PLAYER_KINDS) if k.strip()]
+    unknown = [k for k in chosen if k not in PLAYER_KINDS]
+    if unknown:
+        fail(f"unknown player kind {', '.join(unknown)}; the kinds are {', '.join(PLAYER_KINDS)}")
+    scales = list(DEFAULT_SWEEP) if plot is not None and sweep is None else []
+    if sweep is not None:
+        try:
+            scales = [float(part) for part in sweep.split(",") if part.strip()]
+        except ValueError:
+            fail(f"--sweep takes comma-separated noise scales, e.g. 0.5,1,2, not {sweep!r}")
+        if not scales or not all(math.isfinite(s) and s >= 0 for s in scales):
+            fail(f"--sweep takes finite noise scales >= 0, not {sweep!r}")
+    ensure_physics_ready()
+    try:
+        result = ai_benchmark(chosen, layouts, games, noise, seed, console, sweep=scales)
+    except ValueError as exc:
+        fail(str(exc))
+    print_ai_report(result, console)
+    if plot is not None:
+        try:
+            write_sweep_svg(result, plot)
+        except OSError as exc:
+            fail(f"cannot write {plot}: {exc.strerror or exc}")
+        console.print(f"[dim]plot written to {plot}[/]")
 
 
 def main() -> None:

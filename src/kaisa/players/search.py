@@ -1,0 +1,424 @@
+"""Computer players that search: physics-refined aim, evaluation under noise, safeties, levels.
+
+Kaisa's pockets are barely wider than a ball, so a player wins by choosing shots it can make and leaving
+itself the next one. For each candidate call (:mod:`kaisa.players.shots`) the search
+
+1. finds the *window* of cue directions that pot the ball by the call, with the real physics and the real
+   referee (a scan around the geometric aim, then bisection of both edges), and aims at its centre;
+2. plays the centred stroke many times with the seeded noise of the player's level, each sample simulated
+   and ruled: the probability of a legal pot, the expected points, the probability of a foul and of each
+   penalty, and the value of the position left (our best next shot if the turn continues, the opponent's if
+   it passes);
+3. plays a safety (no call, a soft contact, the opponent left the hardest shot) when no pot is worth it.
+
+The search budget is counted in simulations, not seconds, so a decision is the same for the same seed on any
+machine; scans run on a process pool over both cores. Levels differ in noise and budget.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from multiprocessing import get_context
+
+import numpy as np
+
+from kaisa.call import Call
+from kaisa.model import BallId, Position, Stroke
+from kaisa.physics import StrokeNoise, simulate
+from kaisa.players.baseline import BaselinePlayer
+from kaisa.players.candidates import KINDS, ShotCandidate
+from kaisa.referee import DEFAULT_OPTIONS, GameState, RuleOptions, judge, observe
+from kaisa.referee.opening import IllegalPlacementError, check_hand_placement
+from kaisa.table import OFFICIAL, Point, TableSpec
+
+
+@dataclass(frozen=True)
+class Level:
+    """How well a computer player plays: its execution noise and how much it searches."""
+
+    name: str
+    noise: float
+    kinds: tuple[str, ...]
+    candidates: int
+    """How many of the easiest candidates get a physics window search."""
+    scan_half_width: float
+    """Degrees either side of the geometric aim that the window search covers."""
+    scan_step: float
+    samples: int
+    """Noisy executions per evaluated window."""
+    speeds: tuple[float, ...]
+    """Multipliers of the candidate's speed that are tried."""
+    evaluate: int
+    """How many of the best windows get the noisy evaluation."""
+    placements: int
+    """Cue-ball placements tried from hand."""
+    position_weight: float
+    """How much the position left counts, in points per unit of next-shot ease."""
+
+
+LEVELS: dict[str, Level] = {
+    # Windows are narrow (typically 0.03-0.5 degrees against a direction noise of 0.125), so the scan step
+    # sets the narrowest window a level can find and use.
+    "beginner": Level("beginner", 2.0, ("direct",), 3, 0.5, 0.1, 4, (1.0,), 1, 3, 0.0),
+    "club": Level("club", 1.0, ("direct", "bank", "kyyti"), 5, 0.7, 0.07, 8, (1.0,), 2, 6, 1.0),
+    "master": Level("master", 1.0, KINDS, 6, 0.8, 0.08, 12, (0.75, 1.1), 3, 9, 2.0),
+}
+
+
+@dataclass(frozen=True)
+class Window:
+    """The directions around a candidate's aim that pot the called ball legally (no noise)."""
+
+    candidate: ShotCandidate
+    stroke: Stroke
+    """The candidate's stroke aimed at the centre of the window."""
+    width: float
+    """Degrees."""
+    simulations: int
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A window's stroke played with noise: what it is worth."""
+
+    call: Call | None
+    stroke: Stroke
+    kind: str
+    window: float
+    p_pot: float
+    expected_points: float
+    p_foul: float
+    penalties: dict[str, float] = field(default_factory=dict)
+    position_value: float = 0.0
+    score: float = 0.0
+
+
+# --- the process pool ---------------------------------------------------------------------------------
+
+_POOL: Executor | None = None
+
+
+def _pool() -> Executor:
+    global _POOL
+    if _POOL is None:
+        workers = max(1, min(2, os.cpu_count() or 1))
+        method = "fork" if os.name == "posix" else "spawn"
+        _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method))
+    return _POOL
+
+
+def _legal(
+    position: Position, stroke: Stroke, call: Call, game: GameState, spec: TableSpec, options: RuleOptions
+) -> bool:
+    record = simulate(position, stroke, spec=spec)
+    ruling = judge(observe(record, call, options=options, spec=spec), call, game, options=options, spec=spec)
+    return ruling.legal_pot
+
+
+def find_window(
+    position: Position,
+    candidate: ShotCandidate,
+    game: GameState,
+    half_width: float,
+    step: float,
+    spec: TableSpec = OFFICIAL,
+    options: RuleOptions = DEFAULT_OPTIONS,
+) -> Window | None:
+    """Scan directions around the candidate's aim; return the widest run of legal pots, its edges bisected."""
+    base = candidate.stroke
+    count = round(half_width / step)
+    offsets = [k * step for k in range(-count, count + 1)]
+    hits = [
+        _legal(position, replace(base, direction=base.direction + o), candidate.call, game, spec, options)
+        for o in offsets
+    ]
+    sims = len(offsets)
+    runs: list[tuple[int, int]] = []
+    start = None
+    for i, hit in enumerate([*hits, False]):
+        if hit and start is None:
+            start = i
+        elif not hit and start is not None:
+            runs.append((start, i - 1))
+            start = None
+    if not runs:
+        return None
+    lo_i, hi_i = max(runs, key=lambda r: (r[1] - r[0], -abs(r[0] + r[1])))
+
+    def edge(inside: float, outside: float) -> float:
+        nonlocal sims
+        for _ in range(3):
+            mid = (inside + outside) / 2
+            sims += 1
+            if _legal(position, replace(base, direction=base.direction + mid), candidate.call, game, spec, options):
+                inside = mid
+            else:
+                outside = mid
+        return inside
+
+    low = edge(offsets[lo_i], offsets[lo_i] - step)
+    high = edge(offsets[hi_i], offsets[hi_i] + step)
+    centre = (low + high) / 2
+    return Window(candidate, replace(base, direction=base.direction + centre), high - low, sims)
+
+
+def _find_window_task(
+    args: tuple[Position, ShotCandidate, GameState, float, float, TableSpec, RuleOptions],
+) -> Window | None:
+    return find_window(*args)
+
+
+# --- the player -----------------------------------------------------------------------------------------
+
+
+class SearchPlayer:
+    """A computer player of a :class:`Level`. Deterministic for (seed, action index)."""
+
+    def __init__(
+        self,
+        level: str | Level = "master",
+        name: str | None = None,
+        seed: int = 0,
+        noise: float = 1.0,
+        parallel: bool = True,
+    ) -> None:
+        self.level = LEVELS[level] if isinstance(level, str) else level
+        self.name = name or self.level.name
+        self.seed = seed
+        self.noise = StrokeNoise(self.level.noise * noise)
+        self.parallel = parallel
+        self._lag = BaselinePlayer(self.name, seed, self.level.noise * noise)
+        self.options = DEFAULT_OPTIONS
+
+    # the opening decisions are the baseline's: the lag speed is calibrated, W2's place is checked
+    def lag(self, ball: BallId, half: str, position: Position, spec: TableSpec, stroke_index: int) -> Stroke:
+        return self._lag.lag(ball, half, position, spec, stroke_index)
+
+    def choose_cue_ball(self) -> BallId:
+        return BallId.W1
+
+    def place_w2(self, position: Position, spec: TableSpec, options: RuleOptions) -> Point:
+        return self._lag.place_w2(position, spec, options)
+
+    def shot(
+        self, position: Position, game: GameState, spec: TableSpec, stroke_index: int
+    ) -> tuple[Call | None, Stroke]:
+        best = self.decide(position, game, spec, stroke_index)
+        rng = np.random.default_rng([self.seed, stroke_index, 7])
+        return best.call, self.noise.apply(best.stroke, rng, spec)
+
+    # --- search ----------------------------------------------------------------------------------------
+
+    def decide(
+        self, position: Position, game: GameState, spec: TableSpec = OFFICIAL, stroke_index: int = 0
+    ) -> Evaluation:
+        """The best evaluated stroke (a pot, or a safety when no pot is worth it)."""
+        ranked = self.evaluate(position, game, spec, stroke_index)
+        if ranked and ranked[0].score > 0.3:
+            return ranked[0]
+        safety = self.safety(position, game, spec, stroke_index)
+        if ranked and (safety is None or ranked[0].score >= safety.score):
+            return ranked[0]
+        if safety is not None:
+            return safety
+        return self._fallback(position, game, spec)
+
+    def candidates(self, position: Position, game: GameState, spec: TableSpec) -> list[ShotCandidate]:
+        from kaisa.players.shots import generate
+
+        me = game.shooter
+        if not game.from_hand:
+            return generate(position, game, spec, kinds=self.level.kinds)[: self.level.candidates]
+        others = position.without(me)
+        found: list[ShotCandidate] = []
+        for cue in self._placements(others, me, spec):
+            found += generate(others, game, spec, cue=cue, kinds=self.level.kinds)[:3]
+        return sorted(found, key=lambda c: c.difficulty)[: self.level.candidates]
+
+    def _placements(self, others: Position, me: BallId, spec: TableSpec) -> list[Point]:
+        points = []
+        n = self.level.placements
+        for i in range(n):
+            fx = 0.12 + 0.76 * ((i * 0.618) % 1.0)
+            fy = (0.06, 0.14, 0.21)[i % 3]
+            point = (spec.width * fx, spec.length * fy)
+            try:
+                check_hand_placement(others, me, point, spec)
+            except IllegalPlacementError:
+                continue
+            points.append(point)
+        return points
+
+    def windows(self, position: Position, game: GameState, spec: TableSpec) -> list[Window]:
+        start = position.without(game.shooter) if game.from_hand else position
+        tasks = []
+        for candidate in self.candidates(position, game, spec):
+            for factor in self.level.speeds:
+                stroke = replace(candidate.stroke, speed=min(8.0, candidate.stroke.speed * factor))
+                tasks.append(
+                    (
+                        start,
+                        replace(candidate, stroke=stroke),
+                        game,
+                        self.level.scan_half_width,
+                        self.level.scan_step,
+                        spec,
+                        self.options,
+                    )
+                )
+        if self.parallel and len(tasks) > 1:
+            results = list(_pool().map(_find_window_task, tasks))
+        else:
+            results = [_find_window_task(t) for t in tasks]
+        return [w for w in results if w is not None]
+
+    def evaluate(
+        self, position: Position, game: GameState, spec: TableSpec = OFFICIAL, stroke_index: int = 0
+    ) -> list[Evaluation]:
+        """Every found window, evaluated under noise, best first."""
+        found = sorted(self.windows(position, game, spec), key=lambda w: (-w.width, w.candidate.difficulty))
+        evaluations = [
+            self._evaluate_window(w, position, game, spec, stroke_index, i)
+            for i, w in enumerate(found[: self.level.evaluate])
+        ]
+        return sorted(evaluations, key=lambda e: -e.score)
+
+    def _evaluate_window(
+        self, window: Window, position: Position, game: GameState, spec: TableSpec, stroke_index: int, salt: int
+    ) -> Evaluation:
+        start = position.without(game.shooter) if game.from_hand else position
+        rng = np.random.default_rng([self.seed, stroke_index, 100 + salt])
+        points = pots = fouls = 0.0
+        penalties: dict[str, float] = {}
+        position_value = 0.0
+        n = self.level.samples
+        call = window.candidate.call
+        for _ in range(n):
+            stroke = self.noise.apply(window.stroke, rng, spec)
+            record = simulate(start, stroke, spec=spec)
+            ruling = judge(
+                observe(record, call, options=self.options, spec=spec), call, game, options=self.options, spec=spec
+            )
+            points += ruling.points
+            pots += ruling.legal_pot
+            fouls += bool(ruling.fouls)
+            for f in ruling.fouls:
+                if f.points < 0:
+                    penalties[f.clause] = penalties.get(f.clause, 0.0) + 1 / n
+            if self.level.position_weight:
+                position_value += self._position_value(ruling.position, ruling.state, game.shooter, spec)
+        expected = points / n
+        value = position_value / n
+        score = expected + self.level.position_weight * value + self._endgame(call, game)
+        return Evaluation(
+            call,
+            window.stroke,
+            window.candidate.kind,
+            window.width,
+            pots / n,
+            expected,
+            fouls / n,
+            penalties,
+            value,
+            score,
+        )
+
+    def _position_value(self, position: Position, state: GameState, me: BallId, spec: TableSpec) -> float:
+        """Ease (0..1) of the best next shot: positive if it is ours, negative if the opponent's."""
+        from kaisa.players.shots import generate
+
+        if state.shooter not in position and not state.from_hand:
+            return 0.0
+        if state.from_hand:
+            return 0.3 if state.shooter == me else -0.3  # placed anywhere behind the line: a fair chance
+        found = generate(position, state, spec, kinds=("direct",), limit=1)
+        ease = 1.0 / (1.0 + found[0].difficulty) if found else 0.0
+        return ease if state.shooter == me else -ease
+
+    def _endgame(self, call: Call | None, game: GameState) -> float:
+        """Section 3 near 60: a white without nakki cannot finish, and at 59+ it only gives 2 and the turn."""
+        if call is None or not call.ball.is_white:
+            return 0.0
+        return -1.0 if game.score(game.shooter) >= 55 else 0.0
+
+    # --- safety ----------------------------------------------------------------------------------------
+
+    def safety(self, position: Position, game: GameState, spec: TableSpec, stroke_index: int) -> Evaluation | None:
+        """No call: a soft contact with an object ball that leaves the opponent the hardest next shot."""
+        me = game.shooter
+        cue = position.get(me)
+        place = None
+        if game.from_hand or cue is None:
+            spots = self._placements(position.without(me), me, spec)
+            if not spots:
+                return None
+            cue = place = spots[0]
+        start = position.without(me) if place is not None else position
+        options: list[Evaluation] = []
+        for ball, target in start.items():
+            if ball == me or (game.from_hand and not target[1] > spec.head_string):
+                continue
+            aim = math.degrees(math.atan2(target[1] - cue[1], target[0] - cue[0]))
+            for offset, speed in (
+                (0.0, 1.2),
+                (math.degrees(math.asin(min(1.0, spec.ball_radius / max(1e-6, math.dist(cue, target))))), 1.6),
+            ):
+                stroke = Stroke(me, speed, aim + offset, follow=-0.2, place=place)
+                record = simulate(start, stroke, spec=spec)
+                ruling = judge(
+                    observe(record, None, options=self.options, spec=spec), None, game, options=self.options, spec=spec
+                )
+                leave = -self._position_value(ruling.position, ruling.state, me, spec)
+                score = ruling.points + 2.0 * leave - (3.0 if ruling.fouls else 0.0)
+                options.append(
+                    Evaluation(
+                        None,
+                        stroke,
+                        "safety",
+                        0.0,
+                        0.0,
+                        float(ruling.points),
+                        float(bool(ruling.fouls)),
+                        {},
+                        leave,
+                        score,
+                    )
+                )
+        return max(options, key=lambda e: e.score) if options else None
+
+    def _fallback(self, position: Position, game: GameState, spec: TableSpec) -> Evaluation:
+        call, stroke = self._lag.shot(position, game, spec, 0)
+        return Evaluation(call, stroke, "baseline", 0.0, 0.0, 0.0, 0.0)
+
+
+def advise(
+    position: Position, game: GameState, level: str = "master", spec: TableSpec = OFFICIAL, seed: int = 0
+) -> list[Evaluation]:
+    """The best calls in a position with their odds, for a player studying it (the advisor)."""
+    player = SearchPlayer(level, seed=seed)
+    ranked = player.evaluate(position, game, spec)
+    safety = player.safety(position, game, spec, 0)
+    return ranked + ([safety] if safety is not None else [])
+
+
+def close_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown()
+        _POOL = None
+
+
+__all__: Sequence[str] = [
+    "LEVELS",
+    "Evaluation",
+    "Level",
+    "SearchPlayer",
+    "Window",
+    "advise",
+    "close_pool",
+    "find_window",
+]
