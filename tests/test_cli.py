@@ -324,3 +324,17 @@ def test_replay_refuses_a_tampered_record(tmp_path: Path):
 def test_match_rejects_unknown_player_kinds_and_clock():
     assert "unknown player kind" in " ".join(invoke("match", "--p1", "grandmaster", "--no-db").output.split())
     assert "--clock must be off, sim or wall" in " ".join(invoke("match", "--clock", "fast", "--no-db").output.split())
+
+
+def test_advise_lists_calls_with_odds_as_json():
+    result = invoke("advise", "--position", "examples/rule-position.json", "--level", "beginner", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["level"] == "beginner"
+    assert data["advice"]
+    for row in data["advice"]:
+        assert 0.0 <= row["p_pot"] <= 1.0
+        assert 0.0 <= row["p_foul"] <= 1.0
+    bad = invoke("advise", "--position", "examples/rule-position.json", "--level", "grandmaster")
+    assert bad.exit_code == 2
+    assert "--level must be one of" in " ".join(bad.output.split())
