@@ -365,3 +365,13 @@ def test_results_do_not_depend_on_the_pooltool_config_file(tmp_path: Path):
 
 def test_kernels_are_cached_after_warm_up():
     assert kernels_cached()
+
+
+def test_a_ball_resting_deep_in_a_middle_mouth_short_of_capture_is_on_the_table():
+    """Found by a master-v-baseline match: K stopped 34.2 mm past ML's haaki line, 4.9 mm off its axis, just
+    short of the capture circle. It hangs in the jaws: a valid position, not a tunnel."""
+    hanging = (-0.0342, L / 2 + 0.0049)
+    assert OFFICIAL.pocket_containing(hanging) is PocketId.ML
+    assert OFFICIAL.ball_fits(hanging, tolerance=1e-4)
+    inside_capture = OFFICIAL.pockets[PocketId.ML].capture_centre
+    assert not OFFICIAL.ball_fits(inside_capture)

@@ -416,9 +416,15 @@ class TableSpec:
         return nearest - self.ball_radius
 
     def pocket_containing(self, p: Point) -> PocketId | None:
-        """The pocket whose channel (past its haaki line, before capture) holds ``p``, if any."""
+        """The pocket whose channel (past its haaki line, not yet in its capture circle) holds ``p``, if any."""
         for pocket in self.pockets.values():
-            if 0 < pocket.depth_of(p) < self.capture_depth and abs(pocket.lateral_of(p)) < pocket.mouth / 2:
+            depth = pocket.depth_of(p)
+            if not (
+                0 < depth < self.capture_depth + pocket.capture_radius and abs(pocket.lateral_of(p)) < pocket.mouth / 2
+            ):
+                continue
+            cx, cy = pocket.capture_centre
+            if math.hypot(p[0] - cx, p[1] - cy) > pocket.capture_radius:
                 return pocket.id
         return None
 

@@ -27,6 +27,7 @@ from multiprocessing import get_context
 import numpy as np
 
 from kaisa.call import Call
+from kaisa.errors import SimulationError
 from kaisa.model import BallId, Position, Stroke
 from kaisa.physics import StrokeNoise, simulate
 from kaisa.players.baseline import BaselinePlayer
@@ -114,7 +115,10 @@ def _pool() -> Executor:
 def _legal(
     position: Position, stroke: Stroke, call: Call, game: GameState, spec: TableSpec, options: RuleOptions
 ) -> bool:
-    record = simulate(position, stroke, spec=spec)
+    try:
+        record = simulate(position, stroke, spec=spec)
+    except SimulationError:
+        return False  # a stroke the engine cannot play faithfully is no stroke to aim for
     ruling = judge(observe(record, call, options=options, spec=spec), call, game, options=options, spec=spec)
     return ruling.legal_pot
 
