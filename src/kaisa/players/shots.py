@@ -25,30 +25,36 @@ kiss      ``B kiss X P``          B comes off X into P
   perpendicular to the line of centres. Kara (the cue ball off X) and kiss (the called ball off X) first
   aim where that tangent passes through the next target (a Thales circle).
 
-A ball that is already rolling does not follow the mirror or the tangent line: off a cushion it comes out
-wider (:data:`REBOUND_ROLLING`, against :data:`REBOUND_SLIDING` for a ball without spin, both measured on
-the engine), and after a cut its forward roll bends it from the tangent line towards its old path (the
-classical slide-then-roll parabola: it ends rolling at ``(5 u + 2 w) / 7`` of its velocity ``u`` after the
-collision and its spin velocity ``w`` before). So each cushion, kara and kiss route is solved twice: by the
-pure geometry, which also gives the speed, and then again for the share of roll the ball has at that
-contact at that speed (:func:`_arrive`). The result stays one geometric aim; search refines it.
+Each first aim is then corrected for three things the pure geometry ignores, in the same plane geometry and
+with the engine's friction constants (measured against it; see the tables and :func:`_arrive`):
+
+- *roll*: a ball set moving without spin slides, then rolls (:func:`_arrive` says how much of its natural
+  roll it has at a contact). A rolling ball comes off a cushion wider than the mirror, bending on a
+  parabola (:data:`CUSHION_ROLLING` against :data:`CUSHION_SLIDING`), and after a cut its forward roll
+  bends it from the tangent line towards its old path (it ends rolling at ``(5 u + 2 w) / 7`` of its
+  velocity ``u`` after the collision and spin velocity ``w``). Cushion routes are solved again for the
+  roll at their speed (a bisection along the rail), kara and kiss routes too (the tangent-line solution
+  followed while the roll grows; a rolling ball cannot be deflected far, so some of these vanish). A kara
+  is struck with the draw that stuns the cue ball at X where the speed allows it;
+- *throw*: friction between the balls turns a cut ball off the line of centres towards the striking
+  ball's path (about a degree, :func:`_throw`), so the ghost ball is turned the other way;
+- *aim point*: the called ball is aimed at a point :data:`AIM_DEPTH` in front of the pocket's haaki line
+  on its axis: a ball arriving at an angle drops best a few millimetres towards the far jaw.
 
 A route is skipped when any ball lies within two radii of one of its legs (the cue ball to its first
 contact, each cushion leg, the called ball to the pocket), when a leg would pass close by a pocket it is
-not meant for, when a cut is thinner than :data:`MAX_CUT`, or when a cushion contact falls off the nose.
-
-**Aim point.** The called ball is aimed at a point :data:`AIM_DEPTH` in front of the pocket's haaki line on
-its axis. Measured on the engine, a ball arriving at an angle drops best when its line is shifted a few
-millimetres towards the far jaw (about 0.1 mm per degree of entry angle), which that point gives.
+not meant for, when a cut is thinner than :data:`MAX_CUT`, when a cushion contact falls off the nose, or
+when the first :data:`WAKE` metres of the cue ball's run after its first contact would scratch into a
+pocket or cross the called ball's way back (a käkä).
 
 **Difficulty** is ``log2(1 + 1 degree / tolerance)``, where the tolerance is an estimate of how far the
 cue's direction may err and still pot: the pocket accepts a lateral error (:data:`CORNER_WINDOW`,
 :data:`MIDDLE_WINDOW`, by the angle between the called ball's path and the pocket's axis, measured on the
 engine), and every collision shrinks the angular tolerance of the ball before it by
 ``2R cos(cut) / distance``. Each cushion (:data:`CUSHION_PENALTY`) and each collision beyond the first
-(:data:`COLLISION_PENALTY`) adds a fixed amount for what the geometry does not model (rebound, throw,
-roll), and a stroke that would need more than :data:`MAX_STROKE_SPEED` is penalised. One unit of
-difficulty halves the allowed error; it is never negative.
+(:data:`COLLISION_PENALTY`) adds a fixed amount for what is still not modelled, and a stroke that would
+need more than :data:`MAX_STROKE_SPEED` is penalised. One unit of difficulty halves the allowed error; it
+is never negative, and about 7 means a tolerance under a hundredth of a degree.
 
 **Speed** is worked backwards from the pocket: the called ball should arrive rolling with pace for another
 :data:`FIRM_REACH` metres; a rolling ball runs :data:`ROLL_DISTANCE` ``* v^2`` metres; a ball set moving
@@ -62,7 +68,8 @@ ball); no bank off a rail next to its pocket (its last contact would make it a m
 kiss off a ball frozen to a cushion (7h); no konsti with the konsti ball frozen to the called ball (8c).
 From hand the first ball the cue ball touches must lie in front of the head string unless the cue ball
 goes to a cushion first, which must then be in front of the line (5); a middle-pocket pot from hand needs
-a cushion in its route (5, 1.2); after a direct middle kaisa in this inning, no direct middle kaisa (2.1).
+a cushion in its route (5, 1.2); after a direct middle kaisa in this inning, no direct middle kaisa (2.1);
+a cue ball frozen to a ball is not struck less than 90 degrees from it (talonmies, 7d and 8a).
 """
 
 from __future__ import annotations
@@ -103,10 +110,10 @@ CORNER_WINDOW: tuple[tuple[float, float], ...] = (
     (15.0, 3.5),
     (20.0, 2.5),
     (25.0, 2.0),
-    (27.0, 1.5),
 )
 """(entry angle in degrees off the pocket's axis, half-width in mm of the lateral error a 72 mm corner
-still accepts), measured on the engine; beyond the last angle a corner is not played."""
+still accepts), measured on the engine (about 1 mm at 27 degrees, none at 35); beyond the last angle a corner
+is not played."""
 
 MIDDLE_WINDOW: tuple[tuple[float, float], ...] = (
     (0.0, 11.0),
@@ -117,7 +124,7 @@ MIDDLE_WINDOW: tuple[tuple[float, float], ...] = (
     (35.0, 4.5),
     (40.0, 2.5),
 )
-"""The same for the 82 mm middle pockets."""
+"""The same for the 82 mm middle pockets (about 0.5 mm at 45 degrees)."""
 
 CUSHION_STEP = 5.0
 CUSHION_ROLLING: tuple[tuple[float, ...], tuple[float, ...]] = (
@@ -145,7 +152,8 @@ MAX_INCIDENCE = 75.0
 RAIL_MARGIN = 0.01
 """A cushion contact must lie this far (metres) inside the straight nose of its rail, clear of the jaws."""
 WAKE = 0.3
-"""Metres of the cue ball's run after its first contact that must stay clear of the called ball's later legs."""
+"""Metres of the cue ball's run after its first contact that must stay out of the pockets and clear of the
+called ball's later legs."""
 OFF_LINE = 5.0
 """Degrees a deflected ball's line may be off its target before the route counts as missed (restitution
 turns a ball a few degrees off the pure tangent line, which the first construction ignores)."""
@@ -170,6 +178,8 @@ SLIDE_LOSS = 7 / 5
 """A ball set moving without spin rolls on at 5/7 of its speed: it needs 7/5 of the speed it rolls at."""
 CUE_TO_BALL = 1.42
 """Ball speed over cue speed for a centre-ball stroke (measured on the engine)."""
+BALL_FRICTION = (0.009951, 0.108, 1.088)
+"""The engine's ball-ball friction, ``a + b exp(-c slip)`` (Alciatore's fit), for throw."""
 BALL_RESTITUTION = 0.95
 """Ball-ball restitution (the engine's)."""
 BALL_TRANSFER = (1 + BALL_RESTITUTION) / 2
@@ -298,7 +308,8 @@ def cushion_exit(incidence: float, rolling: float) -> tuple[float, float, float,
     x = max(0.0, min(incidence, 75.0)) / CUSHION_STEP
     i = min(int(x), len(CUSHION_ROLLING[0]) - 2)
     frac = x - i
-    share = max(0.0, min(1.0, rolling))
+    # the roll tells more the steeper the ball comes in: its weight is rolling ** max(1, 45 / incidence)
+    share = math.pow(max(0.0, min(1.0, rolling)), min(6.0, max(1.0, 45.0 / max(incidence, 1e-6))))
 
     def blend(rolls: tuple[float, ...], slides: tuple[float, ...]) -> float:
         roll = rolls[i] + (rolls[i + 1] - rolls[i]) * frac
@@ -335,7 +346,7 @@ def _arrive(speed: float, distance: float, spin: float = 0.0) -> tuple[float, fl
     """A ball set moving at ``speed`` with ``spin`` times that as spin velocity (0: none, 1: rolling,
     negative: backspin), ``distance`` metres later: (its speed, its spin velocity over its speed)."""
     if speed <= 0 or spin >= 1:
-        return max(0.0, speed * speed - distance / ROLL_DISTANCE) ** 0.5, 1.0
+        return math.sqrt(max(0.0, speed * speed - distance / ROLL_DISTANCE)), 1.0
     slide_time = speed * (1 - spin) / SLIP_DECAY
     slide = speed * slide_time - SLIDING_DECELERATION * slide_time * slide_time / 2
     if distance < slide:
@@ -353,6 +364,21 @@ def _stun_follow(speed: float, distance: float) -> float:
     if need >= 1:
         return -MAX_TIP_OFFSET
     return max(-MAX_TIP_OFFSET, -1 + math.sqrt(1 - need))
+
+
+def _throw(speed: float, spin: float, cut: float) -> float:
+    """Degrees by which a ball struck with this cut leaves off the line of centres, towards the striking ball's
+    path (collision-induced throw): the striking ball arrives at ``speed`` with ``spin`` its spin velocity over
+    its speed. Friction at the contact acts against the slip there (sideways from the cut, vertical from the
+    spin), with the engine's speed-dependent coefficient, and never more than stops the slip."""
+    phi = math.radians(cut)
+    sideways, vertical = speed * math.sin(phi), spin * speed * math.cos(phi)
+    slip = math.hypot(sideways, vertical)
+    if slip < 1e-9 or speed <= 0:
+        return 0.0
+    a, b, c = BALL_FRICTION
+    friction = min(a + b * math.exp(-c * slip), slip / (7 * speed * math.cos(phi)))
+    return math.degrees(math.atan(friction * sideways / slip))
 
 
 def _hit(start: Point, d: Point, target: Point, diameter: float) -> Point | None:
@@ -457,18 +483,35 @@ class _Rail:
             uf = _exit_velocity(self.inward, across, final, speed * roll_on)
             return _path_miss(q, _settle(q, u0, uf), _exit_velocity(self.inward, across, final, 1.0), b) * sign
 
-        lo, hi = sa, sb
-        m_lo, m_hi = miss(lo), miss(hi)
-        if m_lo * m_hi > 0:
-            return None
-        for _ in range(40):
-            mid = (lo + hi) / 2
-            m_mid = miss(mid)
-            if m_mid * m_lo > 0:
-                lo, m_lo = mid, m_mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
+        return _bracketed_root(miss, sa, sb)
+
+
+def _bracketed_root(f: Callable[[float], float], lo: float, hi: float, tolerance: float = 1e-9) -> float | None:
+    """A root of ``f`` between ``lo`` and ``hi`` (where it changes sign) by the Illinois method, or ``None``."""
+    f_lo, f_hi = f(lo), f(hi)
+    if f_lo * f_hi > 0:
+        return None
+    side, previous = 0, math.inf
+    for _ in range(60):
+        if f_hi == f_lo:
+            break
+        x = hi - f_hi * (hi - lo) / (f_hi - f_lo)
+        if abs(x - previous) < tolerance:
+            return x
+        previous, f_x = x, f(x)
+        if f_x * f_hi > 0:
+            hi, f_hi = x, f_x
+            if side == -1:
+                f_lo /= 2
+            side = -1
+        else:
+            lo, f_lo = x, f_x
+            if side == 1:
+                f_hi /= 2
+            side = 1
+        if abs(hi - lo) < tolerance or f_x == 0:
+            return x
+    return (lo + hi) / 2
 
 
 def _exit_velocity(inward: Point, across: Point, angle: float, speed: float) -> Point:
@@ -609,10 +652,19 @@ def _cue_stroke(contact_speed: float, distance: float, stun: bool) -> tuple[floa
     if not stun:
         return _start_speed(distance, contact_speed) / CUE_TO_BALL, 0.0
     ball = max(
-        math.sqrt(contact_speed * contact_speed + 2 * SLIDING_DECELERATION * distance), STUN_SPEED * distance**0.5
+        math.sqrt(contact_speed * contact_speed + 2 * SLIDING_DECELERATION * distance), STUN_SPEED * math.sqrt(distance)
     )
     raw = ball / CUE_TO_BALL
     return raw, _stun_follow(CUE_TO_BALL * _stroke_speed(raw), distance)
+
+
+def _rolling_in(speed: float) -> Callable[[float, float], tuple[float, float]]:
+    """An arrival for :meth:`_Generator.aim`: rolling at ``speed`` whatever the cut and distance."""
+
+    def arrival(cut: float, distance: float) -> tuple[float, float]:
+        return speed, 1.0
+
+    return arrival
 
 
 def _cue_arrival(raw: float, follow: float, distance: float) -> tuple[float, float]:
@@ -622,6 +674,8 @@ def _cue_arrival(raw: float, follow: float, distance: float) -> tuple[float, flo
 
 
 class _Generator:
+    """One generation: the object balls, where the cue ball stands, and the routes of each kind from there."""
+
     def __init__(self, position: Position, game: GameState, spec: TableSpec, cue: Point) -> None:
         self.g = _geometry(spec)
         self.game = game
@@ -637,6 +691,15 @@ class _Generator:
             for b, pb in self.objects.items()
             if a != b and _norm(_sub(pa, pb)) - self.g.d < gap
         }
+        self.leaning_on = [
+            way[0] for p in self.objects.values() if (way := _towards(cue, p)) is not None and way[1] - self.g.d < gap
+        ]
+        """Directions from the cue ball to the balls it is frozen to."""
+
+    def pushes(self, d: Point) -> bool:
+        """Whether a stroke along ``d`` is struck less than 90 degrees from a ball the cue ball is frozen to:
+        a talonmies (7d, 8a), a foul or no points."""
+        return any(_dot(d, towards) > 0 for towards in self.leaning_on)
 
     # --- shared checks ---
 
@@ -680,16 +743,42 @@ class _Generator:
             return None
         return entry
 
-    def strike(self, target: Point, ball: BallId, u: Point) -> tuple[Point, float, float] | None:
-        """The cue ball straight from its place onto ``ball`` at ``target``, to send it along ``u``:
-        (unit direction, distance to the ghost ball, cut), if the path is clear."""
-        ghost = _along(target, u, -self.g.d)
-        way = _towards(self.cue, ghost)
-        if way is None or not self.g.fits(ghost):
+    def aim(
+        self, start: Point, target: Point, u: Point, arrival: Callable[[float, float], tuple[float, float]]
+    ) -> tuple[Point, Point, float, float] | None:
+        """How a ball from ``start`` must strike the ball at ``target`` to send it along ``u``, allowing for
+        throw: (ghost ball, unit direction, distance, cut). ``arrival(cut, distance)`` is the striking ball's
+        (speed, spin over speed) at the contact."""
+        n = u
+        for _ in range(3):
+            ghost = _along(target, n, -self.g.d)
+            way = _towards(start, ghost)
+            if way is None:
+                return None
+            d, length = way
+            cut = _angle(d, n)
+            if cut > MAX_CUT:
+                return None
+            throw = math.radians(_throw(*arrival(cut, length), cut))
+            n = _rotate(u, -throw if _cross(n, d) > 0 else throw)  # the ball goes off towards d's side
+        return ghost, d, length, cut
+
+    def strike(self, target: Point, ball: BallId, u: Point, out_speed: float) -> tuple[Point, float, float] | None:
+        """The cue ball straight from its place onto ``ball`` at ``target``, to send it along ``u`` at
+        ``out_speed``: (unit direction, distance to the ghost ball, cut), if the path is clear."""
+
+        def arrival(cut: float, distance: float) -> tuple[float, float]:
+            return _cue_arrival(_cue_stroke(_handed_on(out_speed, cut), distance, stun=False)[0], 0.0, distance)
+
+        aimed = self.aim(self.cue, target, u, arrival)
+        if aimed is None:
             return None
-        d, length = way
-        cut = _angle(d, u)
-        if cut > MAX_CUT or not self.clear(self.cue, ghost, ball) or not self.g.passes_pockets(self.cue, ghost):
+        ghost, d, length, cut = aimed
+        if (
+            not self.g.fits(ghost)
+            or not self.clear(self.cue, ghost, ball)
+            or not self.g.passes_pockets(self.cue, ghost)
+        ):
             return None
         return d, length, cut
 
@@ -697,20 +786,23 @@ class _Generator:
         self, start: Point, d: Point, u: Point, arrival: tuple[float, float], keep_clear: Sequence[tuple[Point, Point]]
     ) -> bool:
         """Whether the cue ball, arriving at ``start`` along ``d`` with ``arrival`` (speed, spin over speed) to
-        send a ball off along ``u``, keeps the first :data:`WAKE` metres of its run clear of the legs
-        ``keep_clear`` (where the called ball comes back: a second touch would be a käkä, 1.3)."""
+        send a ball off along ``u``, keeps the first :data:`WAKE` metres of its run out of the pockets (no
+        scratch, 7a) and clear of the legs ``keep_clear`` (where the called ball comes back: a second touch
+        would be a käkä, 1.3)."""
         path = _deflect(start, d, u, *arrival)
-        if path is None:
-            return all(_segment_distance(start, a, b)[1] >= self.g.d for a, b in keep_clear)  # it stops dead
+        if path is None:  # it stops dead
+            return all(_segment_distance(start, a, b)[1] >= self.g.d for a, b in keep_clear)
         settle, direction, _ = path
         chord = _norm(_sub(settle, start))
-        run = _along(start, _unit_or(_sub(settle, start), direction), min(chord, WAKE))
-        if chord < WAKE:
-            run = _along(settle, direction, WAKE - chord)
+        if chord >= WAKE:
+            mid = end = _along(start, _unit_or(_sub(settle, start), direction), WAKE)
+        else:
+            mid, end = settle, _along(settle, direction, WAKE - chord)
+        g = self.g
+        if not (g.passes_pockets(start, mid) and g.passes_pockets(mid, end)):
+            return False
         return all(
-            _segments_apart(a, b, start, settle if chord < WAKE else run, self.g.d)
-            and _segments_apart(a, b, settle if chord < WAKE else run, run, self.g.d)
-            for a, b in keep_clear
+            _segments_apart(a, b, start, mid, g.d) and _segments_apart(a, b, mid, end, g.d) for a, b in keep_clear
         )
 
     def natural(
@@ -727,7 +819,7 @@ class _Generator:
         cue ball would then get in the way (:meth:`wake_clear`)."""
         raw, follow = _cue_stroke(contact_speed, distance, stun=False)
         ghost = _along(target, u, -self.g.d)
-        if keep_clear and not self.wake_clear(ghost, d, u, _cue_arrival(raw, follow, distance), keep_clear):
+        if not self.wake_clear(ghost, d, u, _cue_arrival(raw, follow, distance), keep_clear):
             return None
         return raw, follow
 
@@ -799,12 +891,12 @@ class _Generator:
                 if entry is None:
                     continue
                 u, length, window = entry
-                hit = self.strike(b, ball, u)
+                out_speed = _start_speed(length, FIRM_SPEED)
+                hit = self.strike(b, ball, u, out_speed)
                 if hit is None:
                     continue
                 d, cue_length, cut = hit
-                v = _handed_on(_start_speed(length, FIRM_SPEED), cut)
-                stroke = self.natural(v, cue_length, b, d, u, ())
+                stroke = self.natural(_handed_on(out_speed, cut), cue_length, b, d, u, ())
                 if stroke is None:
                     continue
                 tolerance = _pass_on(window / length, cut, cue_length, g.d)
@@ -845,11 +937,11 @@ class _Generator:
         u1, length1 = way
         if _angle(u1, rail.outward) > MAX_INCIDENCE or not (self.clear(b, q, ball) and g.passes_pockets(b, q)):
             return None
-        hit = self.strike(b, ball, u1)
+        v = _start_speed(length1, _rolling_at(length2, FIRM_SPEED) / CUSHION_KEEP)
+        hit = self.strike(b, ball, u1, v)
         if hit is None:
             return None
         d, cue_length, cut = hit
-        v = _start_speed(length1, _rolling_at(length2, FIRM_SPEED) / CUSHION_KEEP)
         stroke = self.natural(_handed_on(v, cut), cue_length, b, d, u1, ((q, pocket.target),))
         if stroke is None:
             return None  # the called ball would come back into the cue ball
@@ -866,39 +958,49 @@ class _Generator:
                 entry = self.to_pocket(ball, b, pocket)
                 if entry is None:
                     continue
-                ghost = _along(b, entry[0], -g.d)
-                if not g.fits(ghost):
-                    continue
+                u = entry[0]
                 for rail in g.rails:
-                    ideal = self.kick_route(ball, ghost, entry, pocket, rail, rail.bounce(self.cue, ghost, g.r))
+                    ghost = _along(b, u, -g.d)
+                    ideal = self.kick_route(ball, b, ghost, entry, pocket, rail, rail.bounce(self.cue, ghost, g.r))
                     if ideal is None:
                         continue
-                    route, length1 = ideal
-                    q = rail.bounce(self.cue, ghost, g.r, _cue_arrival(route.speed, 0.0, length1))
-                    real = self.kick_route(ball, ghost, entry, pocket, rail, q)
+                    route, length1, contact_speed = ideal
+                    arrival = _cue_arrival(route.speed, 0.0, length1)
+                    q: Point | None = rail.bounce(self.cue, ghost, g.r, arrival)
+                    for _ in range(2):  # allow for throw, aiming from the cushion
+                        if q is None:
+                            break
+                        aimed = self.aim(q, b, u, _rolling_in(contact_speed))
+                        if aimed is None:
+                            q = None
+                            break
+                        ghost = aimed[0]
+                        q = rail.bounce(self.cue, ghost, g.r, arrival)
+                    real = self.kick_route(ball, b, ghost, entry, pocket, rail, q)
                     if real is not None:
                         yield real[0]
 
     def kick_route(
         self,
         ball: BallId,
+        b: Point,
         ghost: Point,
         entry: tuple[Point, float, float],
         pocket: _Pocket,
         rail: _Rail,
         q: Point | None,
-    ) -> tuple[_Route, float] | None:
-        """The cue ball off ``rail`` at ``q`` onto ``ball`` (ghost ball at ``ghost``): (route, distance to the
-        cushion)."""
+    ) -> tuple[_Route, float, float] | None:
+        """The cue ball off ``rail`` at ``q`` onto ``ball`` (at ``b``, the ghost ball at ``ghost``): (route,
+        distance to the cushion, speed at the called ball)."""
         if q is None or (self.from_hand and not self.in_front(q)):
             return None  # 5: from hand the first cushion must be in front of the head string
         g = self.g
-        u, length, window = entry
-        first, second = _towards(self.cue, q), _towards(q, ghost)
-        if first is None or second is None:
+        _, length, window = entry
+        first, second, centres = _towards(self.cue, q), _towards(q, ghost), _towards(ghost, b)
+        if first is None or second is None or centres is None or not g.fits(ghost):
             return None
         (d1, length1), (d2, length2) = first, second
-        cut = _angle(d2, u)
+        cut = _angle(d2, centres[0])
         if cut > MAX_CUT or _angle(d1, rail.outward) > MAX_INCIDENCE:
             return None
         if not (
@@ -908,11 +1010,13 @@ class _Generator:
             and g.passes_pockets(q, ghost)
         ):
             return None
-        tolerance = _pass_on(window / length, cut, length1 + length2, g.d)
         contact_speed = _handed_on(_start_speed(length, FIRM_SPEED), cut)
+        if not self.wake_clear(ghost, d2, centres[0], (contact_speed, 1.0), ()):
+            return None  # the cue ball would follow into a pocket
+        tolerance = _pass_on(window / length, cut, length1 + length2, g.d)
         raw = _start_speed(length1, _rolling_at(length2, contact_speed) / CUSHION_KEEP) / CUE_TO_BALL
         call = Call(ball, pocket.id, legs=(Leg((rail.id,)), Leg()))
-        return _Route("kick", call, d1, tolerance, raw, 0.0, 1, 1), length1
+        return _Route("kick", call, d1, tolerance, raw, 0.0, 1, 1), length1, contact_speed
 
     def kyyti(self) -> Iterator[_Route]:
         g = self.g
@@ -926,19 +1030,22 @@ class _Generator:
                 if entry is None:
                     continue
                 u, length, window = entry
-                ghost = _along(b, u, -g.d)
-                way = _towards(x, ghost)
-                if way is None or way[1] < 0.005 or not g.fits(ghost):
+                out_speed = _start_speed(length, FIRM_SPEED)
+
+                def arrival(cut: float, distance: float, out_speed: float = out_speed) -> tuple[float, float]:
+                    return _arrive(_start_speed(distance, _handed_on(out_speed, cut)), distance)
+
+                aimed = self.aim(x, b, u, arrival)
+                if aimed is None or aimed[2] < 0.005:
                     continue
-                u1, length1 = way
-                cut2 = _angle(u1, u)
-                if cut2 > MAX_CUT or not (self.clear(x, ghost, ball, via) and g.passes_pockets(x, ghost)):
+                ghost, u1, length1, cut2 = aimed
+                if not (g.fits(ghost) and self.clear(x, ghost, ball, via) and g.passes_pockets(x, ghost)):
                     continue
-                hit = self.strike(x, via, u1)
+                v = _start_speed(length1, _handed_on(out_speed, cut2))
+                hit = self.strike(x, via, u1, v)
                 if hit is None:
                     continue
                 d, cue_length, cut1 = hit
-                v = _start_speed(length1, _handed_on(_start_speed(length, FIRM_SPEED), cut2))
                 stroke = self.natural(_handed_on(v, cut1), cue_length, x, d, u1, ((b, pocket.target),))
                 if stroke is None:
                     continue  # the cue ball would follow into the called ball's way
@@ -1019,7 +1126,7 @@ class _Generator:
         tolerance = _pass_on(_pass_on(window / length, cut2, length1, g.d), cut1, cue_length, g.d)
         v = _start_speed(length1, _handed_on(_start_speed(length, FIRM_SPEED), cut2))
         # a stun where the speed allows it, so that the cue ball leaves X along the tangent line
-        stun = STUN_SPEED * cue_length**0.5 <= CUE_TO_BALL * MAX_STROKE_SPEED
+        stun = STUN_SPEED * math.sqrt(cue_length) <= CUE_TO_BALL * MAX_STROKE_SPEED
         raw, follow = _cue_stroke(_deflected(v, cut1), cue_length, stun)
         call = Call(ball, pocket.id, konsti=Konsti.KARA, via=via)
         return _Route("kara", call, d, tolerance, raw, follow, 0, 2)
@@ -1089,11 +1196,11 @@ class _Generator:
             and g.passes_pockets(contact, pocket.target, pocket.id)
         ):
             return None
-        hit = self.strike(b, ball, u1)
+        v = _start_speed(length1, _deflected(_start_speed(length2, FIRM_SPEED), cut2))
+        hit = self.strike(b, ball, u1, v)
         if hit is None:
             return None
         d, cue_length, cut1 = hit
-        v = _start_speed(length1, _deflected(_start_speed(length2, FIRM_SPEED), cut2))
         legs = ((_along(b, u1, g.d), contact), (bend, pocket.target))  # from where it has left the cue ball
         stroke = self.natural(_handed_on(v, cut1), cue_length, b, d, u1, legs)
         if stroke is None:
@@ -1158,7 +1265,7 @@ def generate(
         if kind not in kinds:
             continue
         routes: Iterator[_Route] = getattr(generator, kind)()
-        found = [c for c in (_candidate(r, shooter, place) for r in routes) if c is not None]
+        found = [c for c in (_candidate(r, shooter, place) for r in routes if not generator.pushes(r.direction)) if c]
         found.sort(key=_order)
         out.extend(found[: CAPS[kind]])
     out.sort(key=_order)
