@@ -55,8 +55,31 @@ def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
+class _Rates:
+    """The derived figures that a match's and a career's statistics share."""
+
+    points: int
+    shootout_points: int
+    innings: int
+    legal_pots: int
+    called_shots: int
+
+    @property
+    def play_points(self) -> int:
+        """Net points of regular play (the shoot-out left out)."""
+        return self.points - self.shootout_points
+
+    @property
+    def points_per_inning(self) -> float | None:
+        return _ratio(self.play_points, self.innings)
+
+    @property
+    def called_pot_success(self) -> float | None:
+        return _ratio(self.legal_pots, self.called_shots)
+
+
 @dataclass(frozen=True)
-class PlayerStats:
+class PlayerStats(_Rates):
     """One player's figures in one match (see the module's definitions)."""
 
     player: int
@@ -91,19 +114,6 @@ class PlayerStats:
     @property
     def shootout_innings(self) -> int:
         return len(self.shootout_runs)
-
-    @property
-    def play_points(self) -> int:
-        """Net points of regular play (the shoot-out left out)."""
-        return self.points - self.shootout_points
-
-    @property
-    def points_per_inning(self) -> float | None:
-        return _ratio(self.play_points, self.innings)
-
-    @property
-    def called_pot_success(self) -> float | None:
-        return _ratio(self.legal_pots, self.called_shots)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -347,7 +357,7 @@ _TOTALS_FIELDS: tuple[str, ...] = (
 
 
 @dataclass(frozen=True)
-class PlayerTotals:
+class PlayerTotals(_Rates):
     """One player's figures added up over several matches (matched by name)."""
 
     name: str
@@ -368,18 +378,6 @@ class PlayerTotals:
     fouls: int = 0
     called_shots: int = 0
     legal_pots: int = 0
-
-    @property
-    def play_points(self) -> int:
-        return self.points - self.shootout_points
-
-    @property
-    def points_per_inning(self) -> float | None:
-        return _ratio(self.play_points, self.innings)
-
-    @property
-    def called_pot_success(self) -> float | None:
-        return _ratio(self.legal_pots, self.called_shots)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {name: getattr(self, name) for name in _TOTALS_FIELDS}
