@@ -87,10 +87,14 @@ CUE_BALL_OFFSET_TO_POOLTOOL_SIDE = -1.0
 """pooltool's side offset ``a`` is positive on the ball's *left*; ours is positive on the right."""
 
 
+BALL_BALL_FRICTION = (0.009951, 0.108, 1.088)
+"""Ball-ball friction ``a + b exp(-c slip)`` (Alciatore's fit), pooltool 0.6.0's default."""
+
+
 def build_resolver() -> Resolver:
     """The physics resolver, spelled out in code (pooltool's 0.6.0 defaults, pinned here)."""
     return Resolver(
-        ball_ball=FrictionalInelastic(friction=AlciatoreBallBallFriction(a=0.009951, b=0.108, c=1.088)),
+        ball_ball=FrictionalInelastic(friction=AlciatoreBallBallFriction(*BALL_BALL_FRICTION)),
         ball_linear_cushion=StrongeCompliantLinear(omega_ratio=1.8),
         ball_circular_cushion=StrongeCompliantCircular(omega_ratio=1.8),
         ball_pocket=CanonicalBallPocket(),

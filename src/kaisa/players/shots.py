@@ -81,6 +81,7 @@ from dataclasses import dataclass
 
 from kaisa.call import Call, Konsti, Leg
 from kaisa.model import MAX_TIP_OFFSET, BallId, Position, Stroke
+from kaisa.physics.engine import BALL_BALL_FRICTION, BALL_PARAMETERS
 from kaisa.players.candidates import KINDS, ShotCandidate
 from kaisa.referee.opening import check_hand_placement
 from kaisa.referee.options import DEFAULT_OPTIONS
@@ -160,9 +161,9 @@ turns a ball a few degrees off the pure tangent line, which the first constructi
 KONSTI_RUN = 0.5
 """Metres of the kara ball's own path after it is struck that must be clear of the called ball."""
 
-SLIDING_DECELERATION = 0.2 * 9.81
-"""m/s^2: the engine's cloth, sliding friction 0.2."""
-ROLL_DISTANCE = 1 / (2 * 0.01 * 9.81)
+SLIDING_DECELERATION = BALL_PARAMETERS["u_s"] * BALL_PARAMETERS["g"]
+"""m/s^2: the engine's cloth (sliding friction 0.2)."""
+ROLL_DISTANCE = 1 / (2 * BALL_PARAMETERS["u_r"] * BALL_PARAMETERS["g"])
 """Metres a rolling ball runs per (m/s)^2 of its speed (the engine's rolling friction 0.01), about 5.1."""
 SLIDE_DISTANCE = 12 / (49 * SLIDING_DECELERATION)
 """Metres per (m/s)^2 of its speed that a ball set moving without spin slides before it rolls; by then it
@@ -178,9 +179,9 @@ SLIDE_LOSS = 7 / 5
 """A ball set moving without spin rolls on at 5/7 of its speed: it needs 7/5 of the speed it rolls at."""
 CUE_TO_BALL = 1.42
 """Ball speed over cue speed for a centre-ball stroke (measured on the engine)."""
-BALL_FRICTION = (0.009951, 0.108, 1.088)
+BALL_FRICTION = BALL_BALL_FRICTION
 """The engine's ball-ball friction, ``a + b exp(-c slip)`` (Alciatore's fit), for throw."""
-BALL_RESTITUTION = 0.95
+BALL_RESTITUTION = float(BALL_PARAMETERS["e_b"])
 """Ball-ball restitution (the engine's)."""
 BALL_TRANSFER = (1 + BALL_RESTITUTION) / 2
 """Share of the speed along the line of centres handed on in a ball-ball collision."""
