@@ -44,6 +44,8 @@ def ensure_environment() -> None:
     uv = tool("uv")
     have = subprocess.run([str(uv), "--version"], capture_output=True, text=True).stdout if uv.exists() else ""
     if UV_VERSION not in have:
+        if subprocess.run([str(python), "-m", "pip", "--version"], capture_output=True).returncode != 0:
+            run(python, "-m", "ensurepip", "--upgrade")  # an exact sync elsewhere may have removed pip
         run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"uv=={UV_VERSION}")
     env = dict(os.environ, UV_PROJECT_ENVIRONMENT=str(VENV), VIRTUAL_ENV=str(VENV))
     # --inexact keeps pip and uv themselves in the environment

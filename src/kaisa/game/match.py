@@ -144,6 +144,8 @@ class Match:
         self.state = state or self.initial_state()
         self.stack: list[Entry] = []
         self._simulate = _default_simulator()
+        self.trajectory_rate: float | None = None
+        """Hz at which shots' records sample the balls' paths for animation (None: no paths)."""
 
     def initial_state(self) -> MatchState:
         spots = self.config.spec.spots
@@ -284,7 +286,7 @@ class Match:
             raise IllegalActionError(
                 f"{game.shooter.value} is on the table and is played from where it lies (no place)"
             )
-        record = self._simulate(position, stroke, spec=spec)
+        record = self._simulate(position, stroke, spec=spec, trajectories=self.trajectory_rate)
         ruling = judge(
             observe(record, action.call, options=self.config.options, spec=spec),
             action.call,

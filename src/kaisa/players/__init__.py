@@ -1,6 +1,6 @@
 """Players: the interface a match asks, a driver, and the computer players."""
 
-from kaisa.players.base import MatchStalledError, Player, play_match
+from kaisa.players.base import MatchStalledError, Player, decide_action, lag_stroke, play_match
 from kaisa.players.baseline import BaselinePlayer
 
 PLAYER_KINDS = ("baseline", "beginner", "club", "master")
@@ -17,4 +17,4 @@ def make_player(kind: str, name: str, seed: int, noise: float = 1.0) -> Player:
     raise ValueError(f"unknown player kind {kind!r}; the kinds are {', '.join(PLAYER_KINDS)}")
 
 
-__all__ = ["PLAYER_KINDS", "BaselinePlayer", "MatchStalledError", "Player", "make_player", "play_match"]
+__all__ = ["PLAYER_KINDS", "BaselinePlayer", "MatchStalledError", "Player", "decide_action", "lag_stroke", "make_player", "play_match"]

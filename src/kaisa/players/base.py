@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from kaisa.call import Call
-from kaisa.game import Choose, Entry, Lag, Match, Phase, PlaceW2, Shot
+from kaisa.game import Action, Choose, Entry, IllegalActionError, Lag, Match, Phase, PlaceW2, Shot
 from kaisa.model import BallId, Position, Stroke
 from kaisa.referee import GameState, RuleOptions
 from kaisa.table import Point, TableSpec
@@ -41,6 +41,41 @@ class MatchStalledError(RuntimeError):
     """The match did not finish within the driver's limit of actions."""
 
 
+def lag_stroke(player: Player, index: int, match: Match) -> Stroke:
+    """Player ``index``'s lag stroke (player 1 lags W1 in the left half, player 2 W2 in the right)."""
+    state = match.state
+    objects = state.position.without(BallId.W1).without(BallId.W2)
+    ball, half = ((BallId.W1, "left"), (BallId.W2, "right"))[index]
+    return player.lag(ball, half, objects, match.config.spec, state.actions)
+
+
+def decide_action(match: Match, players: Sequence[Player]) -> Action:
+    """The next action of the match, asked of the player(s) whose turn it is.
+
+    In a lag both players play at once; otherwise only ``players[match.state.to_move]`` is asked, so a
+    driver with a person in the other seat may pass any object there. Raises ``IllegalActionError`` when the
+    match is over.
+    """
+    state = match.state
+    spec, options, clock = match.config.spec, match.config.options, match.config.clock
+    if state.phase is Phase.OVER:
+        raise IllegalActionError("the match is over: there is no next action")
+    if state.phase in (Phase.LAG, Phase.SHOOTOUT_LAG):
+        return Lag((lag_stroke(players[0], 0, match), lag_stroke(players[1], 1, match)))
+    if state.phase is Phase.CHOOSE:
+        assert state.lag_winner is not None
+        return Choose(players[state.lag_winner].choose_cue_ball())
+    if state.phase is Phase.PLACE_W2:
+        return PlaceW2(players[state.player_of(BallId.W2)].place_w2(state.position, spec, options))
+    mover = state.to_move
+    assert mover is not None
+    started = time.perf_counter()
+    call, stroke = players[mover].shot(state.position, state.game, spec, state.actions)
+    thought = time.perf_counter() - started
+    seconds = {"off": 0.0, "sim": clock.seconds_per_stroke, "wall": thought}[clock.mode]
+    return Shot(call, stroke, seconds)
+
+
 def play_match(
     match: Match,
     players: tuple[Player, Player],
@@ -49,34 +84,10 @@ def play_match(
     max_actions: int = 5000,
 ) -> Match:
     """Ask the players for actions until the match is over (or ``max_actions``)."""
-    spec, options, clock = match.config.spec, match.config.options, match.config.clock
     for _ in range(max_actions):
-        state = match.state
-        if state.phase is Phase.OVER:
+        if match.over:
             return match
-        index = state.actions
-        if state.phase in (Phase.LAG, Phase.SHOOTOUT_LAG):
-            lag_objects = state.position.without(BallId.W1).without(BallId.W2)
-            action: Lag | Choose | PlaceW2 | Shot = Lag(
-                (
-                    players[0].lag(BallId.W1, "left", lag_objects, spec, index),
-                    players[1].lag(BallId.W2, "right", lag_objects, spec, index),
-                )
-            )
-        elif state.phase is Phase.CHOOSE:
-            assert state.lag_winner is not None
-            action = Choose(players[state.lag_winner].choose_cue_ball())
-        elif state.phase is Phase.PLACE_W2:
-            action = PlaceW2(players[state.player_of(BallId.W2)].place_w2(state.position, spec, options))
-        else:
-            mover = state.to_move
-            assert mover is not None
-            started = time.perf_counter()
-            call, stroke = players[mover].shot(state.position, state.game, spec, index)
-            thought = time.perf_counter() - started
-            seconds = {"off": 0.0, "sim": clock.seconds_per_stroke, "wall": thought}[clock.mode]
-            action = Shot(call, stroke, seconds)
-        match.push(action)
+        match.push(decide_action(match, players))
         if on_entry is not None:
             on_entry(match, match.stack[-1])
     if not match.over:

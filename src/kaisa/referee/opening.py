@@ -127,6 +127,18 @@ def _check_free(point: Point, position: Position, ball: BallId, spec: TableSpec)
             raise IllegalPlacementError(f"{ball.value} at ({point[0]:.3f}, {point[1]:.3f}) would overlap {other.value}")
 
 
+def w2_corridors(
+    position: Position, spec: TableSpec = OFFICIAL, options: RuleOptions = DEFAULT_OPTIONS
+) -> list[tuple[PocketId, Point, Point, float]]:
+    """1.2: the kaisa's lines to the foot corners that W2 must leave free, as (pocket, from, to, clearance):
+    no part of W2 may come within ``clearance`` metres of the segment (none without a kaisa on the table)."""
+    kaisa = position.get(BallId.K)
+    if kaisa is None:
+        return []
+    clearance = options.w2_corridor_clearance * spec.ball_radius
+    return [(p, kaisa, spec.pockets[p].mouth_centre, clearance) for p in (PocketId.FL, PocketId.FR)]
+
+
 def check_w2_placement(
     position: Position, point: Point, spec: TableSpec = OFFICIAL, options: RuleOptions = DEFAULT_OPTIONS
 ) -> None:
@@ -138,12 +150,7 @@ def check_w2_placement(
             f"W2 must be placed between the centre line and the foot cushion (y > {spec.centre_line:.3f} m), "
             f"not at y = {point[1]:.3f} m (1.2)"
         )
-    kaisa = position.get(BallId.K)
-    if kaisa is None:
-        return
-    clearance = options.w2_corridor_clearance * spec.ball_radius
-    for pocket in (PocketId.FL, PocketId.FR):
-        mouth = spec.pockets[pocket].mouth_centre
+    for pocket, kaisa, mouth, clearance in w2_corridors(position, spec, options):
         gap = _segment_distance(point, kaisa, mouth)
         if gap < clearance:
             raise IllegalPlacementError(

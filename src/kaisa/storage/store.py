@@ -335,6 +335,20 @@ class Store:
                 for r in self._action_rows(session, row)
             ]
 
+    def outcomes(self, match_id: int) -> list[JSONObject]:
+        """Every recorded action's outcome JSON (notes, ruling, records) in order: a light read for
+        scoreboards, which parses no states."""
+        with self._read(f"reading the outcomes of match {match_id}") as session:
+            row = self._match(session, match_id)
+            rows = session.execute(
+                select(ActionRow.action_index, ActionRow.outcome)
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.action_index)
+            ).all()
+            if [r[0] for r in rows] != list(range(row.action_count)):
+                raise CorruptRecordError(f"match {match_id}: its action rows do not number 0 to {row.action_count - 1}")
+            return [_parse(match_id, f"outcome of action {i}", _json_object, outcome) for i, outcome in rows]
+
     # --- helpers -----------------------------------------------------------------------------------
 
     @contextmanager

@@ -1,0 +1,180 @@
+"""The browser table's HTTP server: a FastAPI app over :class:`~kaisa.web.service.TableService`.
+
+The page (``static/``: plain ES modules, no build step) talks to the JSON API under ``/api``; its OpenAPI
+schema is at ``/openapi.json`` and its documentation at ``/docs``. Errors answer with ``{"detail": ...}``
+saying what was wrong and what is allowed: 404 for an unknown match, 409 for an action that does not fit the
+match (not your turn, wrong phase, nothing to undo), 422 for a malformed or illegal request (a bad stroke, an
+illegal placement, a call that does not parse). A refused action changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from kaisa import __version__
+from kaisa.call import parse_call
+from kaisa.errors import KaisaError
+from kaisa.game import IllegalActionError
+from kaisa.model import BallId
+from kaisa.storage import Store, UnknownMatchError
+from kaisa.table import OFFICIAL, table_to_json
+from kaisa.web import schemas
+from kaisa.web.service import TableService, call_of, game_of, position_of, stroke_of
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": schemas.ErrorOut, "description": "No such match"},
+    409: {"model": schemas.ErrorOut, "description": "The action does not fit the match now"},
+}
+PLAYER_LEVELS = {
+    "human": "a person at this screen",
+    "baseline": "the reference computer player: ghost-ball aim at the easiest direct pot",
+    "beginner": "a computer player that pots straight shots, with a shaky arm",
+    "club": "a computer player with banks and kyyti and a steady arm",
+    "master": "the strongest computer player: every kind of call, position play, safeties",
+}
+
+
+def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
+    """The app serving ``store``'s matches (closed at shutdown when ``close_store``)."""
+    service = TableService(store)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        if close_store:
+            store.close()
+
+    app = FastAPI(
+        title="Kaisa browser table",
+        version=__version__,
+        description="Play Kaisa, the Finnish five-ball billiards game, against the computer or a friend, "
+        "replay matches and study positions. Coordinates are metres, angles degrees (REFERENCE.md).",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+
+    def refuse(status: int) -> Callable[[Request, Exception], JSONResponse]:
+        def handler(_request: Request, exc: Exception) -> JSONResponse:
+            return JSONResponse({"detail": str(exc)}, status_code=status)
+
+        return handler
+
+    app.add_exception_handler(UnknownMatchError, refuse(404))
+    app.add_exception_handler(IllegalActionError, refuse(409))
+    app.add_exception_handler(KaisaError, refuse(422))
+
+    # --- the page ------------------------------------------------------------------------------------
+
+    static = resources.files("kaisa.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(str(static / "index.html"))
+
+    # --- reference data ------------------------------------------------------------------------------
+
+    @app.get("/api/table", tags=["reference"])
+    def table() -> dict[str, Any]:
+        """The official table to scale: playing area, pockets with their jaws, rails, lines and spots."""
+        return table_to_json(OFFICIAL)
+
+    @app.get("/api/players", tags=["reference"])
+    def players() -> dict[str, str]:
+        """The kinds of player a match can have, with a description."""
+        return PLAYER_LEVELS
+
+    @app.post("/api/calls/check", tags=["reference"])
+    def check_call(body: schemas.CallCheckIn) -> schemas.CallCheckOut:
+        """Parse a call in the call notation and say whether ``shooter`` may make it."""
+        call = parse_call(body.call)
+        call.check_shooter(BallId(body.shooter))
+        from kaisa.call import format_call
+
+        return schemas.CallCheckOut(call=format_call(call), ball=call.ball.value, pocket=call.pocket.value)
+
+    # --- matches -------------------------------------------------------------------------------------
+
+    @app.get("/api/matches", tags=["matches"])
+    def list_matches() -> list[schemas.MatchSummary]:
+        """Every stored match, newest first."""
+        return service.list_matches()
+
+    @app.post("/api/matches", status_code=201, tags=["matches"])
+    def create_match(body: schemas.NewMatch) -> schemas.MatchView:
+        """Start a match: it begins with the lag (1.1)."""
+        return service.create_match(body)
+
+    @app.get("/api/matches/{match_id}", responses=ERRORS, tags=["matches"])
+    def get_match(match_id: int) -> schemas.MatchView:
+        return service.view(match_id)
+
+    @app.get("/api/matches/{match_id}/actions", responses=ERRORS, tags=["matches"])
+    def match_actions(match_id: int) -> list[schemas.ActionOut]:
+        """Every action played, with its ruling and the state after it (the match's history)."""
+        return service.history(match_id)
+
+    @app.get("/api/matches/{match_id}/actions/{index}/animation", responses=ERRORS, tags=["matches"])
+    def action_animation(match_id: int, index: int) -> schemas.Played:
+        """Action ``index`` played again from its stored state with the balls' paths, for a replay."""
+        return service.animation(match_id, index)
+
+    @app.post("/api/matches/{match_id}/lag", responses=ERRORS, tags=["play"])
+    def lag(match_id: int, body: schemas.LagIn) -> schemas.Played:
+        """Both lag strokes (1.1): player 1 with W1 from the left half, player 2 with W2 from the right; null
+        for a computer player's stroke."""
+        strokes = tuple(None if s is None else stroke_of(s) for s in body.strokes)
+        return service.lag(match_id, (strokes[0], strokes[1]))
+
+    @app.post("/api/matches/{match_id}/choose", responses=ERRORS, tags=["play"])
+    def choose(match_id: int, body: schemas.ChooseIn) -> schemas.Played:
+        """The lag winner takes W1 (and breaks) or W2 (and places it first) (1.2)."""
+        return service.choose(match_id, BallId(body.cue_ball))
+
+    @app.post("/api/matches/{match_id}/place-w2", responses=ERRORS, tags=["play"])
+    def place_w2(match_id: int, body: schemas.PlaceIn) -> schemas.Played:
+        """W2's opening place: beyond the centre line, clear of the kaisa's lines to the foot corners (1.2)."""
+        return service.place_w2(match_id, (body.point[0], body.point[1]))
+
+    @app.post("/api/matches/{match_id}/shot", responses=ERRORS, tags=["play"])
+    def shot(match_id: int, body: schemas.ShotIn) -> schemas.Played:
+        """A person's stroke with its call: simulated, ruled, recorded; the answer has the paths to animate."""
+        return service.shot(match_id, call_of(body.call), stroke_of(body.stroke), body.seconds)
+
+    @app.post("/api/matches/{match_id}/computer", responses=ERRORS, tags=["play"])
+    def computer(match_id: int) -> schemas.Played:
+        """The computer player whose turn it is plays (choice, placement or stroke)."""
+        return service.computer(match_id)
+
+    @app.post("/api/matches/{match_id}/break", responses=ERRORS, tags=["play"])
+    def take_break(match_id: int, body: schemas.BreakIn) -> schemas.Played:
+        """A player's one break of at most five minutes, which extends the competition clock (6)."""
+        return service.take_break(match_id, BallId(body.cue_ball), body.seconds)
+
+    @app.post("/api/matches/{match_id}/undo", responses=ERRORS, tags=["play"])
+    def undo(match_id: int) -> schemas.MatchView:
+        """Casual matches: take back the last person's action (and the computer's actions after it)."""
+        return service.undo(match_id)
+
+    # --- study ---------------------------------------------------------------------------------------
+
+    @app.post("/api/study/shot", tags=["study"])
+    def study_shot(body: schemas.StudyShotIn) -> schemas.StudyShotOut:
+        """Play a stroke from any position and rule it, without a match."""
+        return service.study_shot(
+            position_of(body.position), stroke_of(body.stroke), call_of(body.call), game_of(body.state)
+        )
+
+    @app.post("/api/study/advise", tags=["study"])
+    def study_advise(body: schemas.AdviseIn) -> list[schemas.AdviceOut]:
+        """The advisor's best calls in a position, with their pot probability, expected points and foul risk."""
+        return service.advise(position_of(body.position), game_of(body.state), body.level, body.limit)
+
+    return app

@@ -1,0 +1,201 @@
+"""The HTTP API's request and response bodies (pydantic), documented in the OpenAPI schema.
+
+Bodies carry the project's external contract unchanged (ball ids, pocket ids, metres, the stroke JSON, the
+referee's ruling JSON); the domain types check the meaning (a legal stroke, a legal placement) and their
+errors become the API's 4xx answers.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET
+
+Coordinate = Annotated[float, Field(ge=-10.0, le=10.0, allow_inf_nan=False)]
+PointIn = tuple[Coordinate, Coordinate]
+BallName = Literal["W1", "W2", "R1", "R2", "K"]
+CueBallName = Literal["W1", "W2"]
+PlayerKind = Literal["human", "baseline", "beginner", "club", "master"]
+Language = Literal["fi", "en"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StrokeIn(Strict):
+    """A stroke in the project's JSON contract."""
+
+    ball: CueBallName
+    speed: float = Field(gt=0, le=MAX_SPEED, allow_inf_nan=False, description="cue speed at impact, m/s")
+    direction: float = Field(ge=-720, le=720, allow_inf_nan=False, description="degrees, 0 = +x, 90 = +y")
+    elevation: float = Field(0.0, ge=0, le=MAX_ELEVATION, allow_inf_nan=False, description="degrees")
+    side: float = Field(
+        0.0, ge=-MAX_TIP_OFFSET, le=MAX_TIP_OFFSET, allow_inf_nan=False, description="ball radii, + is right"
+    )
+    follow: float = Field(
+        0.0, ge=-MAX_TIP_OFFSET, le=MAX_TIP_OFFSET, allow_inf_nan=False, description="ball radii, - is draw"
+    )
+    place: PointIn | None = Field(None, description="where a ball in hand is put first (metres)")
+
+
+class PositionIn(Strict):
+    """``{"balls": {"W1": [x, y], ...}}``: a ball off the table is absent."""
+
+    balls: dict[BallName, PointIn]
+
+
+class PlayerIn(Strict):
+    name: str = Field(min_length=1, max_length=60)
+    kind: PlayerKind = "human"
+
+
+class NewMatch(Strict):
+    """Two players (a person is ``human``; a computer player is its level), the clock and the seed."""
+
+    players: tuple[PlayerIn, PlayerIn]
+    clock: Literal["off", "wall"] = Field(
+        "off", description="off: a casual match (undo allowed); wall: the competition clock of rule 6"
+    )
+    seed: int | None = Field(None, ge=0, le=2**62, description="the computer players' seed (random if absent)")
+    options: dict[str, Any] = Field(default_factory=dict, description="rule options (kaisa rule --help lists them)")
+
+
+class LagIn(Strict):
+    """Both lag strokes; ``null`` for a computer player's, which it plays itself."""
+
+    strokes: tuple[StrokeIn | None, StrokeIn | None]
+
+
+class ChooseIn(Strict):
+    cue_ball: CueBallName
+
+
+class PlaceIn(Strict):
+    point: PointIn
+
+
+class ShotIn(Strict):
+    call: str | None = Field(
+        None, max_length=200, description="the call in the call notation (e.g. 'K FL'), or null for no call"
+    )
+    stroke: StrokeIn
+    seconds: float | None = Field(
+        None, ge=0, le=3600, allow_inf_nan=False, description="time the stroke took, for the competition clock"
+    )
+
+
+class CallCheckIn(Strict):
+    call: str = Field(min_length=1, max_length=200)
+    shooter: CueBallName = "W1"
+
+
+class CallCheckOut(BaseModel):
+    call: str
+    """The call written back in the notation's canonical form."""
+    ball: str
+    pocket: str
+
+
+class BreakIn(Strict):
+    cue_ball: CueBallName
+    seconds: float = Field(gt=0, le=300, allow_inf_nan=False)
+
+
+class StudyShotIn(Strict):
+    position: PositionIn
+    stroke: StrokeIn
+    call: str | None = Field(None, max_length=200)
+    state: dict[str, Any] | None = Field(None, description="the referee's game state JSON (default: W1 to play, 0-0)")
+
+
+class AdviseIn(Strict):
+    position: PositionIn
+    state: dict[str, Any] | None = None
+    level: Literal["beginner", "club", "master"] = "club"
+    limit: int = Field(5, ge=1, le=20)
+
+
+class PlayerOut(BaseModel):
+    name: str
+    kind: str
+    cue_ball: str | None
+
+
+class MatchView(BaseModel):
+    """A match as the page shows it. ``to_move`` is the index of the player to act (null in a lag)."""
+
+    id: int
+    players: list[PlayerOut]
+    phase: str
+    position: dict[str, Any]
+    scores: dict[str, int]
+    innings: dict[str, int]
+    run: int
+    shooter: str
+    to_move: int | None
+    computer_to_move: bool
+    """The next action is a computer player's (the page asks ``/computer`` for it)."""
+    from_hand: bool
+    opening: bool
+    lag_winner: int | None
+    fouls: dict[str, int]
+    clock: dict[str, Any]
+    shootout: dict[str, Any] | None
+    result: dict[str, Any] | None
+    strokes: int
+    actions: int
+    can_undo: bool
+    w2_corridors: list[dict[str, Any]]
+    last: dict[str, Any] | None
+    """The last action's outcome (its ruling, lag result and notes), without paths."""
+
+
+class MatchSummary(BaseModel):
+    id: int
+    players: list[PlayerOut]
+    status: str
+    actions: int
+    result: dict[str, Any] | None
+    created_at: str
+    updated_at: str
+
+
+class Played(BaseModel):
+    """An action's answer: the match after it and what happened, with paths to animate."""
+
+    match: MatchView
+    action: dict[str, Any]
+    outcome: dict[str, Any]
+
+
+class ActionOut(BaseModel):
+    index: int
+    player: int | None
+    action: dict[str, Any]
+    outcome: dict[str, Any]
+    state_after: dict[str, Any]
+
+
+class StudyShotOut(BaseModel):
+    record: dict[str, Any]
+    ruling: dict[str, Any]
+
+
+class AdviceOut(BaseModel):
+    call: str | None
+    kind: str
+    stroke: dict[str, Any]
+    p_pot: float
+    expected_points: float
+    p_foul: float
+    penalties: dict[str, float]
+    window: float
+    position_value: float
+    score: float
+
+
+class ErrorOut(BaseModel):
+    detail: str
