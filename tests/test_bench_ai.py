@@ -27,7 +27,7 @@ from kaisa.bench_ai import (
     make_benchmark_player,
     print_ai_report,
     single_shots,
-    sweep_svg,
+    sweep_figure,
 )
 from kaisa.cli import app
 from kaisa.players import BaselinePlayer
@@ -119,19 +119,16 @@ def test_report_has_one_column_per_player(tiny: AiBenchmark):
     assert "baseline" in text
 
 
-def test_svg_is_valid_xml_with_one_series_per_player(tiny: AiBenchmark):
-    root = ET.fromstring(sweep_svg(tiny))
-    assert root.tag == f"{SVG}svg"
-    series = root.findall(f".//{SVG}g[@class='series']")
-    assert [g.get("data-kind") for g in series] == ["baseline"]
+def test_sweep_figure_has_one_labelled_line_per_player(tiny: AiBenchmark):
+    axes = sweep_figure(tiny).axes[0]
+    assert [line.get_label() for line in axes.get_lines()] == ["baseline"]
     measured = [r for _, r in tiny.player("baseline").sweep if r.called_pot_success is not None]
-    assert len(series[0].findall(f"{SVG}circle")) == len(measured)
-    texts = [t.text for t in root.iter(f"{SVG}text")]
-    assert "noise scale (1 = the stroke-noise convention)" in texts
-    assert "called-pot success (%)" in texts
+    assert len(np.asarray(axes.get_lines()[0].get_xdata())) == len(measured)
+    assert axes.get_xlabel() == "noise scale (1 = the stroke-noise convention)"
+    assert axes.get_ylabel() == "called-pot success (%)"
 
 
-def test_svg_legend_and_gaps_for_several_players():
+def test_sweep_figure_legend_and_gaps_for_several_players():
     def shots(called: int, legal: int) -> ShotResults:
         return ShotResults(shots=10, called=called, legal_pots=legal, decisions=Decisions((0.001,)))
 
@@ -140,15 +137,16 @@ def test_svg_legend_and_gaps_for_several_players():
         PlayerResult("a<b&c", shots(9, 6), None, ((0.5, shots(9, 8)), (1.0, shots(0, 0)), (2.0, shots(9, 3)))),
     )
     result = AiBenchmark(("baseline", "a<b&c"), 10, 0, 1.0, 5, players, sweep=(0.5, 1.0, 2.0))
-    root = ET.fromstring(sweep_svg(result))
-    series = root.findall(f".//{SVG}g[@class='series']")
-    assert [g.get("data-kind") for g in series] == ["baseline", "a<b&c"]
-    assert [len(g.findall(f"{SVG}circle")) for g in series] == [3, 2]  # no calls at noise 1: no point
-    legend = root.find(f".//{SVG}g[@class='legend']")
+    axes = sweep_figure(result).axes[0]
+    lines = axes.get_lines()
+    assert [line.get_label() for line in lines] == ["baseline", "a<b&c"]
+    assert [len(np.asarray(line.get_xdata())) for line in lines] == [3, 2]  # no calls at noise 1: no point
+    assert [float(v) for v in np.asarray(lines[1].get_ydata())] == pytest.approx([100 * 8 / 9, 100 * 3 / 9])
+    legend = axes.get_legend()
     assert legend is not None
-    assert [t.text for t in legend.iter(f"{SVG}text")] == ["baseline", "a<b&c"]
+    assert [t.get_text() for t in legend.get_texts()] == ["baseline", "a<b&c"]
     with pytest.raises(ValueError, match="no noise sweep"):
-        sweep_svg(AiBenchmark(("baseline",), 10, 0, 1.0, 5, players[:1]))
+        sweep_figure(AiBenchmark(("baseline",), 10, 0, 1.0, 5, players[:1]))
 
 
 def test_players_and_columns():
@@ -171,15 +169,18 @@ def invoke(*args: str):
 
 
 def test_cli_bench_ai_prints_the_table_and_writes_the_plot(tmp_path: Path):
-    plot = tmp_path / "sweep.svg"
+    plot = tmp_path / "sweep.png"
     result = invoke(
         "--layouts", "2", "--games", "1", "--kinds", "baseline", "--seed", "5", "--sweep", "0,1", "--plot", str(plot)
     )
     assert result.exit_code == 0, result.output
     for label in ("single shots", "called-pot success", "win rate", "noise 0", "plot written to"):
         assert label in result.output
-    root = ET.parse(plot).getroot()
-    assert [g.get("data-kind") for g in root.findall(f".//{SVG}g[@class='series']")] == ["baseline"]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = tmp_path / "sweep.svg"
+    result = invoke("--layouts", "2", "--games", "0", "--kinds", "baseline", "--sweep", "1", "--plot", str(svg))
+    assert result.exit_code == 0, result.output
+    assert ET.parse(svg).getroot().tag == f"{SVG}svg"
 
 
 def test_cli_bench_ai_refuses_bad_options():
@@ -189,3 +190,6 @@ def test_cli_bench_ai_refuses_bad_options():
     result = invoke("--layouts", "1", "--games", "0", "--kinds", "baseline", "--sweep", "0,x")
     assert result.exit_code == 2
     assert "--sweep" in result.output
+    result = invoke("--layouts", "1", "--games", "0", "--kinds", "baseline", "--plot", "sweep.gif")
+    assert result.exit_code != 0
+    assert ".png, .svg or .pdf" in result.output

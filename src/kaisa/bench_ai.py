@@ -11,7 +11,7 @@ Every player kind (and the baseline, always the first column) meets exactly the 
   for every kind, so the kinds meet the same opponent. The figures come from :mod:`kaisa.stats`; the baseline
   column plays the reference too, a control whose win rate should be near one half;
 - **noise sweep** (optional): the single-shot tests again at each noise scale, for the called-pot success
-  against noise; :func:`sweep_svg` draws it as a small self-contained SVG line chart.
+  against noise; :func:`sweep_figure` plots it with matplotlib.
 
 Decision times are the wall-clock seconds of :meth:`Player.shot` calls (lags and placements excluded), after
 one untimed warm-up decision per player. Tests never assert on the times' values.
@@ -20,13 +20,11 @@ one untimed warm-up decision per player. Tests never assert on the times' values
 from __future__ import annotations
 
 import inspect
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
-from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 from rich.console import Console
@@ -38,6 +36,8 @@ from kaisa.model import BallId, Position, Stroke
 from kaisa.table import OFFICIAL, Point, TableSpec
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from kaisa.call import Call
     from kaisa.players import Player
     from kaisa.referee import GameState, RuleOptions
@@ -474,105 +474,27 @@ def print_ai_report(result: AiBenchmark, console: Console) -> None:
 
 # --- plot -----------------------------------------------------------------------------------------------
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+def sweep_figure(result: AiBenchmark) -> Figure:
+    """The noise sweep as a matplotlib figure: called-pot success (%) against the noise scale, one line per
+    player (labelled with its kind; a noise scale where a player made no call has no point)."""
+    from matplotlib.figure import Figure
 
-
-def _nice_step(span: float, count: int = 5) -> float:
-    raw = span / count
-    magnitude = 10.0 ** math.floor(math.log10(raw))
-    return next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw * (1 - 1e-9))
-
-
-def _nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values from ``low`` to ``high`` (about ``count`` steps)."""
-    step = _nice_step(high - low, count)
-    first = math.ceil(low / step - 1e-9)
-    return [round(k * step, 10) + 0.0 for k in range(first, math.floor(high / step + 1e-9) + 1)]
-
-
-def sweep_svg(result: AiBenchmark, width: int = 640, height: int = 400) -> str:
-    """The noise sweep as an SVG line chart: called-pot success (%) against the noise scale, one series per
-    player (``<g class="series" data-kind=...>`` with a polyline and a circle per measured point), a legend."""
     if not result.sweep:
         raise ValueError("the benchmark has no noise sweep to plot")
-    left, right, top, bottom = 64, 170, 44, 56
-    plot_w, plot_h = width - left - right, height - top - bottom
-    lo, hi = min(result.sweep), max(result.sweep)
-    if hi == lo:
-        lo, hi = max(0.0, lo - 0.5), hi + 0.5
-
-    def x(v: float) -> float:
-        return left + (v - lo) / (hi - lo) * plot_w
-
-    measured_all = [r.called_pot_success for p in result.players for _, r in p.sweep]
-    highest = 100 * max((v for v in measured_all if v is not None), default=0.0)
-    y_step = _nice_step(max(10.0, highest))
-    y_max = min(100.0, math.ceil(max(10.0, highest) / y_step - 1e-9) * y_step)
-    y_ticks = _nice_ticks(0.0, y_max)
-
-    def y(fraction: float) -> float:
-        return top + (1 - 100 * fraction / y_max) * plot_h
-
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{left}" y="22" font-size="14" font-weight="bold">'
-        f"Called-pot success against stroke noise ({result.layouts} layouts, seed {result.seed})</text>",
-        '<g class="grid" stroke="#dddddd" stroke-width="1">',
-    ]
-    for pct in y_ticks:
-        out.append(f'<line x1="{left}" y1="{y(pct / 100):.1f}" x2="{left + plot_w}" y2="{y(pct / 100):.1f}"/>')
-    out.append("</g>")
-    out.append('<g class="axes" stroke="black" stroke-width="1">')
-    out.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}"/>')
-    out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}"/>')
-    out.append("</g>")
-    out.append('<g class="ticks">')
-    for pct in y_ticks:
-        out.append(f'<text x="{left - 6}" y="{y(pct / 100) + 4:.1f}" text-anchor="end">{pct:g}</text>')
-    for v in _nice_ticks(lo, hi):
-        out.append(
-            f'<line x1="{x(v):.1f}" y1="{top + plot_h}" x2="{x(v):.1f}" y2="{top + plot_h + 5}" stroke="black"/>'
-        )
-        out.append(f'<text x="{x(v):.1f}" y="{top + plot_h + 18}" text-anchor="middle">{v:g}</text>')
-    out.append("</g>")
-    out.append(
-        f'<text class="x-label" x="{left + plot_w / 2:.1f}" y="{height - 14}" text-anchor="middle">'
-        "noise scale (1 = the stroke-noise convention)</text>"
-    )
-    out.append(
-        f'<text class="y-label" x="16" y="{top + plot_h / 2:.1f}" text-anchor="middle" '
-        f'transform="rotate(-90 16 {top + plot_h / 2:.1f})">called-pot success (%)</text>'
-    )
-    for index, player in enumerate(result.players):
-        colour = PALETTE[index % len(PALETTE)]
-        points = [(s, r.called_pot_success) for s, r in player.sweep]
-        measured = [(s, v) for s, v in points if v is not None]
-        out.append(f'<g class="series" data-kind={quoteattr(player.kind)} stroke={quoteattr(colour)}>')
-        if measured:
-            coords = " ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in measured)
-            out.append(f'<polyline points="{coords}" fill="none" stroke-width="2"/>')
-        for s, v in measured:
-            out.append(
-                f'<circle cx="{x(s):.1f}" cy="{y(v):.1f}" r="3.5" fill={quoteattr(colour)}>'
-                f"<title>{escape(player.kind)}: noise {s:g}, {100 * v:.1f}%</title></circle>"
-            )
-        out.append("</g>")
-    out.append('<g class="legend">')
-    legend_x = left + plot_w + 20
-    for index, player in enumerate(result.players):
-        colour = PALETTE[index % len(PALETTE)]
-        ly = top + 10 + 22 * index
-        out.append(
-            f'<line x1="{legend_x}" y1="{ly}" x2="{legend_x + 24}" y2="{ly}" stroke={quoteattr(colour)} stroke-width="2"/>'
-        )
-        out.append(f'<circle cx="{legend_x + 12}" cy="{ly}" r="3.5" fill={quoteattr(colour)}/>')
-        out.append(f'<text x="{legend_x + 32}" y="{ly + 4}">{escape(player.kind)}</text>')
-    out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    figure = Figure(figsize=(7.0, 4.4), layout="constrained")
+    axes = figure.subplots()
+    for player in result.players:
+        measured = [(s, 100 * r.called_pot_success) for s, r in player.sweep if r.called_pot_success is not None]
+        axes.plot([s for s, _ in measured], [v for _, v in measured], marker="o", linewidth=2, label=player.kind)
+    axes.set_title(f"Called-pot success against stroke noise ({result.layouts} layouts, seed {result.seed})")
+    axes.set_xlabel("noise scale (1 = the stroke-noise convention)")
+    axes.set_ylabel("called-pot success (%)")
+    axes.set_ylim(bottom=0)
+    axes.grid(True, alpha=0.3)
+    axes.legend(title="player")
+    return figure
 
 
-def write_sweep_svg(result: AiBenchmark, path: Path) -> None:
-    path.write_text(sweep_svg(result), encoding="utf-8")
+def write_sweep_plot(result: AiBenchmark, path: Path) -> None:
+    """Save the sweep's figure; the format follows the file's suffix (.png, .svg, .pdf)."""
+    sweep_figure(result).savefig(path, dpi=120)

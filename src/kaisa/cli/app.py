@@ -571,6 +571,18 @@ def bench_referee(
     print_referee_report(referee_benchmark(strokes=strokes, seed=seed, console=console), console)
 
 
+@bench_app.command("web")
+def bench_web(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=10_000, help="Strokes to answer over HTTP.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts, strokes and calls.")] = 2014,
+) -> None:
+    """The browser table's answer to a stroke (simulate, rule, paths, record) vs the bare simulate call."""
+    from kaisa.bench_web import print_web_report, web_benchmark
+
+    ensure_physics_ready()
+    print_web_report(web_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
 @bench_app.command("ai")
 def bench_ai(
     layouts: Annotated[
@@ -586,7 +598,7 @@ def bench_ai(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts and the players.")] = 2014,
     plot: Annotated[
-        Path | None, typer.Option("--plot", help="Write the noise sweep's called-pot success to this SVG file.")
+        Path | None, typer.Option("--plot", help="Write a plot of the noise sweep's called-pot success (.png, .svg or .pdf).")
     ] = None,
     sweep: Annotated[
         str | None,
@@ -594,13 +606,15 @@ def bench_ai(
     ] = None,
 ) -> None:
     """Computer players side by side with the baseline on the same seeded layouts and matches."""
-    from kaisa.bench_ai import DEFAULT_SWEEP, ai_benchmark, print_ai_report, write_sweep_svg
+    from kaisa.bench_ai import DEFAULT_SWEEP, ai_benchmark, print_ai_report, write_sweep_plot
     from kaisa.players import PLAYER_KINDS
 
     chosen = [k.strip() for k in (kinds.split(",") if kinds is not None else PLAYER_KINDS) if k.strip()]
     unknown = [k for k in chosen if k not in PLAYER_KINDS]
     if unknown:
         fail(f"unknown player kind {', '.join(unknown)}; the kinds are {', '.join(PLAYER_KINDS)}")
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
+        fail(f"--plot {plot}: the plot is written as .png, .svg or .pdf, chosen by the file's suffix")
     scales = list(DEFAULT_SWEEP) if plot is not None and sweep is None else []
     if sweep is not None:
         try:
@@ -617,7 +631,7 @@ def bench_ai(
     print_ai_report(result, console)
     if plot is not None:
         try:
-            write_sweep_svg(result, plot)
+            write_sweep_plot(result, plot)
         except OSError as exc:
             fail(f"cannot write {plot}: {exc.strerror or exc}")
         console.print(f"[dim]plot written to {plot}[/]")
