@@ -55,7 +55,7 @@ def ensure_environment() -> None:
 def main(argv: list[str]) -> None:
     task, rest = (argv[0], argv[1:]) if argv else ("run", [])
     tasks = {
-        "run": lambda: run(tool("kaisa"), "demo", *rest),
+        "run": lambda: run(tool("kaisa"), "play", *rest),
         "test": lambda: run(tool("python"), "-m", "pytest", *rest),
         "lint": lambda: (run(tool("ruff"), "check", "src", "tests", "tasks.py"), run(tool("mypy"), *rest)),
         "bench": lambda: run(tool("kaisa"), "bench", "physics", *rest),

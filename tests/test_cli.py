@@ -338,3 +338,67 @@ def test_advise_lists_calls_with_odds_as_json():
     bad = invoke("advise", "--position", "examples/rule-position.json", "--level", "grandmaster")
     assert bad.exit_code == 2
     assert "--level must be one of" in " ".join(bad.output.split())
+
+
+@pytest.mark.slow
+def test_play_serves_the_page_and_the_api_and_stops_cleanly(tmp_path: Path):
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    db = tmp_path / "play.sqlite3"
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "kaisa"), "play", "--no-browser", "--port", "0", "--db", f"sqlite:///{db}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb", **__import__("os").environ},
+    )
+    try:
+        assert process.stdout is not None
+        url = None
+        deadline = time.monotonic() + 120
+        while url is None and time.monotonic() < deadline:
+            line = process.stdout.readline()
+            assert line, f"kaisa play exited early with {process.poll()}"
+            found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+            url = found.group(0) if found else None
+        assert url is not None
+        for _ in range(100):
+            try:
+                page = httpx.get(url, timeout=5)
+                break
+            except httpx.ConnectError:
+                time.sleep(0.1)
+        assert page.status_code == 200
+        assert "<html" in page.text.lower()
+        table = httpx.get(url + "api/table", timeout=5).json()
+        assert table["ball_radius"] > 0
+        created = httpx.post(url + "api/matches", json={"players": [{"name": "A"}, {"name": "B"}]}, timeout=5)
+        assert created.status_code == 201
+        assert created.json()["phase"] == "lag"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert db.exists()  # the match went into the database given
+
+
+def test_play_refuses_a_busy_port_with_a_clear_message(tmp_path: Path):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = invoke("play", "--no-browser", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    assert result.exit_code != 0
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+@pytest.mark.slow
+def test_bench_web_prints_the_server_and_simulate_medians():
+    result = invoke("bench", "web", "--strokes", "10")
+    assert result.exit_code == 0, result.output
+    assert "server answer (shot)" in result.output
+    assert "bare simulate" in result.output
+    assert "server/simulate median ratio" in result.output
