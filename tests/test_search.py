@@ -130,3 +130,15 @@ def test_a_short_seeded_match_between_levels_completes():
     assert match.over
     assert match.state.result is not None
     assert max(match.state.result.recorded.values()) == 60
+
+
+def test_3_near_60_a_finishing_pot_counts_as_a_win():
+    """Section 3: at 57 the kaisa pot ends the game; the evaluation sees the win, not only the points."""
+    player = SearchPlayer("master", seed=1, noise=0.0, parallel=False)
+    early = player.decide(straight_in(), GameState())
+    late = player.decide(straight_in(), GameState(scores={BallId.W1: 57, BallId.W2: 30}))
+    assert early.p_win == 0.0
+    assert late.call is not None
+    assert format_call(late.call) == "K FL"
+    assert late.p_win == 1.0
+    assert late.score > early.score + 5

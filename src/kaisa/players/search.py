@@ -70,6 +70,10 @@ LEVELS: dict[str, Level] = {
 }
 
 
+WIN_VALUE = 10.0
+"""Points a stroke's probability of winning the game is worth on top of its points (section 3 near 60)."""
+
+
 @dataclass(frozen=True)
 class Window:
     """The directions around a candidate's aim that pot the called ball legally (no noise)."""
@@ -96,6 +100,8 @@ class Evaluation:
     penalties: dict[str, float] = field(default_factory=dict)
     position_value: float = 0.0
     score: float = 0.0
+    p_win: float = 0.0
+    """Probability that the stroke wins the game (reaches 60 by section 3)."""
 
 
 # --- the process pool ---------------------------------------------------------------------------------
@@ -206,6 +212,9 @@ class SearchPlayer:
         return BallId.W1
 
     def place_w2(self, position: Position, spec: TableSpec, options: RuleOptions) -> Point:
+        # W2 cannot block the breaker's best shots (banks of the kaisa from hand, which the generator finds
+        # whatever W2's place beyond the centre line), so the baseline's conventional place near the foot
+        # cushion serves every level.
         return self._lag.place_w2(position, spec, options)
 
     def shot(
@@ -296,7 +305,7 @@ class SearchPlayer:
     ) -> Evaluation:
         start = position.without(game.shooter) if game.from_hand else position
         rng = np.random.default_rng([self.seed, stroke_index, 100 + salt])
-        points = pots = fouls = 0.0
+        points = pots = fouls = wins = 0.0
         penalties: dict[str, float] = {}
         position_value = 0.0
         n = self.level.samples
@@ -309,6 +318,7 @@ class SearchPlayer:
             )
             points += ruling.points
             pots += ruling.legal_pot
+            wins += ruling.game_over and ruling.winner == game.shooter
             fouls += bool(ruling.fouls)
             for f in ruling.fouls:
                 if f.points < 0:
@@ -317,7 +327,9 @@ class SearchPlayer:
                 position_value += self._position_value(ruling.position, ruling.state, game.shooter, spec)
         expected = points / n
         value = position_value / n
-        score = expected + self.level.position_weight * value + self._endgame(call, game)
+        # Near 60 a win is worth more than its points: a white without nakki cannot finish (3), and at 59+ it
+        # only gives 2 and the turn, which the referee's points and the position left already count.
+        score = expected + self.level.position_weight * value + WIN_VALUE * wins / n
         return Evaluation(
             call,
             window.stroke,
@@ -329,6 +341,7 @@ class SearchPlayer:
             penalties,
             value,
             score,
+            wins / n,
         )
 
     def _position_value(self, position: Position, state: GameState, me: BallId, spec: TableSpec) -> float:
@@ -342,12 +355,6 @@ class SearchPlayer:
         found = generate(position, state, spec, kinds=("direct",), limit=1)
         ease = 1.0 / (1.0 + found[0].difficulty) if found else 0.0
         return ease if state.shooter == me else -ease
-
-    def _endgame(self, call: Call | None, game: GameState) -> float:
-        """Section 3 near 60: a white without nakki cannot finish, and at 59+ it only gives 2 and the turn."""
-        if call is None or not call.ball.is_white:
-            return 0.0
-        return -1.0 if game.score(game.shooter) >= 55 else 0.0
 
     # --- safety ----------------------------------------------------------------------------------------
 
