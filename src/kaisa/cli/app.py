@@ -335,6 +335,7 @@ def advise_command(
             "p_pot": round(e.p_pot, 3),
             "expected_points": round(e.expected_points, 3),
             "p_foul": round(e.p_foul, 3),
+            "p_win": round(e.p_win, 3),
             "penalties": e.penalties,
             "position_value": round(e.position_value, 3),
             "score": round(e.score, 3),
@@ -345,12 +346,13 @@ def advise_command(
         sys.stdout.write(json.dumps({"level": level, "advice": rows}, indent=2) + "\n")
         return
     table = Table(title=f"Advice ({level}) for {game.shooter.value}", title_justify="left")
-    for col in ("call", "kind", "window", "pot", "points", "foul", "score"):
+    for col in ("call", "kind", "window", "pot", "points", "foul", "win", "score"):
         table.add_column(col, justify="left" if col in ("call", "kind") else "right")
     for e in ranked:
         table.add_row(
             "(safety)" if e.call is None else format_call(e.call), e.kind, f"{e.window:.2f}°",
-            f"{100 * e.p_pot:.0f}%", f"{e.expected_points:+.2f}", f"{100 * e.p_foul:.0f}%", f"{e.score:+.2f}",
+            f"{100 * e.p_pot:.0f}%", f"{e.expected_points:+.2f}", f"{100 * e.p_foul:.0f}%",
+            f"{100 * e.p_win:.0f}%", f"{e.score:+.2f}",
         )  # fmt: skip
     console.print(table)
 

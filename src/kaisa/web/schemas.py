@@ -191,6 +191,7 @@ class AdviceOut(BaseModel):
     p_pot: float
     expected_points: float
     p_foul: float
+    p_win: float
     penalties: dict[str, float]
     window: float
     position_value: float

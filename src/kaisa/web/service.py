@@ -229,6 +229,7 @@ class TableService:
                 p_pot=e.p_pot,
                 expected_points=e.expected_points,
                 p_foul=e.p_foul,
+                p_win=e.p_win,
                 penalties=e.penalties,
                 window=e.window,
                 position_value=e.position_value,
