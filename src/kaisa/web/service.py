@@ -173,7 +173,12 @@ class TableService:
             if state.phase is Phase.OVER:
                 raise IllegalActionError("the match is over")
             if state.phase in (Phase.LAG, Phase.SHOOTOUT_LAG):
-                raise NotYourTurnError("in a lag both players play: send the lag with null for the computer")
+                both = [self._computer(match_id, info, i) for i in (0, 1)]
+                if both[0] is None or both[1] is None:
+                    raise NotYourTurnError(
+                        "in a lag both players play at once: send the person's lag stroke with null for the computer"
+                    )
+                return self._play(match_id, match, info, decide_action(match, [both[0], both[1]]))
             mover = state.to_move
             assert mover is not None
             player = self._computer(match_id, info, mover)
