@@ -98,7 +98,10 @@ from kaisa.game import (
     Action,
     Choose,
     ClockConfig,
+    Forfeit,
     Lag,
+    MarkedLag,
+    MarkedShot,
     Match,
     MatchConfig,
     Outcome,
@@ -108,7 +111,7 @@ from kaisa.game import (
     replay,
 )
 from kaisa.model import BallId, Stroke
-from kaisa.referee import RuleOptions, Ruling
+from kaisa.referee import MarkerEntry, RuleOptions, Ruling
 from kaisa.table import OFFICIAL, BallSize, Point, TableSpec
 
 TAGS: tuple[str, ...] = (
@@ -347,6 +350,25 @@ def format_action(number: int, action: Action, short: Short | None = None) -> st
         body = f"place-w2 {_place(action.point)}"
     elif isinstance(action, TakeBreak):
         body = f"break {action.cue_ball.value} {_num(action.seconds)}s"
+    elif isinstance(action, MarkedLag):
+        body = f"lag-won {action.winner + 1}"
+    elif isinstance(action, Forfeit):
+        body = f"forfeit {action.cue_ball.value} {action.clause}"
+    elif isinstance(action, MarkedShot):
+        call = "-" if action.call is None else format_call(action.call)
+        # ';' starts a comment and '|' marks a shot line: inside JSON they can only be in strings, so escape them
+        full = action.entry.to_json()
+        # only what differs from a plain stroke: from_json fills in the defaults
+        kept = {k: v for k, v in full.items() if k in ("cue_ball", "start", "final") or not (v is False or v is None or v == [])}
+        if full["called_as_called"] is False:
+            kept["called_as_called"] = False
+        elif "called_as_called" in kept:
+            del kept["called_as_called"]
+        entry = json.dumps(kept, separators=(",", ":"), ensure_ascii=False)
+        entry = entry.replace(";", "\\u003b").replace("|", "\\u007c")
+        body = f"marked {call} {entry}"
+        if action.seconds != 0.0:
+            body += f" {_num(action.seconds)}s"
     else:
         stroke = action.stroke
         call = "-" if action.call is None else format_call(action.call)
@@ -480,7 +502,36 @@ def _parse_tags(tags: Mapping[str, str], tag_lines: Mapping[str, int]) -> MatchC
     return MatchConfig(players=players, clock=ClockConfig(mode, seconds), options=options, spec=spec)
 
 
+def _parse_marked(args: str, line: int) -> MarkedShot:
+    head, brace, tail = args.partition("{")
+    end = tail.rfind("}")
+    if not brace or end < 0:
+        raise NotationError("a marked line is 'marked CALL {entry JSON} [seconds s]', with '-' for no call", line)
+    call_text = head.strip()
+    if not call_text:
+        raise NotationError("a marked stroke names its call, or '-' for none, before its entry", line)
+    call = None
+    if call_text != "-":
+        try:
+            call = parse_call(call_text)
+        except CallError as exc:
+            raise NotationError(f"bad call {call_text!r}: {exc}", line) from exc
+    try:
+        entry = MarkerEntry.from_json(json.loads("{" + tail[: end + 1]))
+    except (json.JSONDecodeError, KaisaError) as exc:
+        raise NotationError(f"bad marker entry: {exc}", line) from exc
+    rest = tail[end + 1 :].split()
+    seconds = 0.0
+    if rest:
+        if len(rest) != 1 or not rest[0].endswith("s"):
+            raise NotationError("after a marked stroke's entry only its seconds may follow, e.g. '12.5s'", line)
+        seconds = _parse_float(rest[0][:-1], "seconds", line)
+    return MarkedShot(call, entry, seconds)
+
+
 def _parse_action(body: str, line: int) -> Action:
+    if body.split(maxsplit=1)[:1] == ["marked"]:
+        return _parse_marked(body.split(maxsplit=1)[1] if len(body.split(maxsplit=1)) > 1 else "", line)
     if "|" in body:
         left, _, right = body.partition("|")
         words = left.split()
@@ -535,8 +586,18 @@ def _parse_action(body: str, line: int) -> Action:
         if len(args) != 2 or not args[1].endswith("s"):
             raise NotationError("a break line names the cue ball and the seconds: 'break W2 300.0s'", line)
         return TakeBreak(_parse_ball(args[0], line), _parse_float(args[1][:-1], "break seconds", line))
+    if keyword == "lag-won":
+        if args not in (["1"], ["2"]):
+            raise NotationError("a lag-won line names the winning player, 1 or 2: 'lag-won 1'", line)
+        return MarkedLag(int(args[0]) - 1)
+    if keyword == "forfeit":
+        if len(args) != 2:
+            raise NotationError("a forfeit line names the losing cue ball and the clause: 'forfeit W2 1.4'", line)
+        return Forfeit(_parse_ball(args[0], line), args[1])
     raise NotationError(
-        f"unknown action {words[0]!r}: expected lag, choose, place-w2, break or a shot 'W1 CALL | numbers'", line
+        f"unknown action {words[0]!r}: expected lag, lag-won, choose, place-w2, break, forfeit, marked or a shot "
+        "'W1 CALL | numbers'",
+        line,
     )
 
 
@@ -577,7 +638,7 @@ def parse_record(text: str) -> Record:
         action = _parse_action(body, number)
         short: Short | None = None
         if semicolon:
-            if isinstance(action, Shot):
+            if isinstance(action, Shot | MarkedShot):
                 short = _parse_short_ruling(comment, number)
             elif isinstance(action, Lag):
                 short = _parse_short_lag(comment, number)

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kaisa.errors import FormatError
-from kaisa.game import Entry, Match, MatchConfig, MatchState, Phase, Shot
+from kaisa.game import Entry, MarkedShot, Match, MatchConfig, MatchState, Phase, Shot
 
 # --- per match ------------------------------------------------------------------------------------------
 
@@ -250,7 +250,7 @@ def entries_stats(
         if outcome.lag is not None:
             lags += 1
         ruling = outcome.ruling
-        if isinstance(action, Shot) and ruling is not None:
+        if isinstance(action, Shot | MarkedShot) and ruling is not None:
             p = acc[before.player_of(ruling.shooter)]
             shootout = before.phase is Phase.SHOOTOUT
             if not p.innings or p.innings[-1].shootout != shootout:

@@ -30,7 +30,10 @@ from kaisa.game.state import (
     WINNING_SCORE,
     Action,
     Choose,
+    Forfeit,
     Lag,
+    MarkedLag,
+    MarkedShot,
     MatchState,
     Phase,
     PlaceW2,
@@ -185,19 +188,25 @@ class Match:
             raise IllegalActionError("the match is over")
         if isinstance(action, TakeBreak):
             return self._take_break(state, action)
-        expected: dict[Phase, type] = {
-            Phase.LAG: Lag,
-            Phase.SHOOTOUT_LAG: Lag,
-            Phase.CHOOSE: Choose,
-            Phase.PLACE_W2: PlaceW2,
-            Phase.PLAY: Shot,
-            Phase.SHOOTOUT: Shot,
+        if isinstance(action, Forfeit):
+            return self._forfeit(state, action)
+        expected: dict[Phase, tuple[type, ...]] = {
+            Phase.LAG: (Lag, MarkedLag),
+            Phase.SHOOTOUT_LAG: (Lag, MarkedLag),
+            Phase.CHOOSE: (Choose,),
+            Phase.PLACE_W2: (PlaceW2,),
+            Phase.PLAY: (Shot, MarkedShot),
+            Phase.SHOOTOUT: (Shot, MarkedShot),
         }
         if not isinstance(action, expected[phase]):
+            names = " or ".join(t.__name__ for t in expected[phase])
             raise IllegalActionError(
-                f"the match expects a {expected[phase].__name__} action in phase {phase.value}, "
-                f"not {type(action).__name__}"
+                f"the match expects a {names} action in phase {phase.value}, not {type(action).__name__}"
             )
+        if isinstance(action, MarkedLag):
+            return self._lag_won(state, action.winner, Outcome(notes=(f"1.1: lag won by player {action.winner + 1}",)))
+        if isinstance(action, MarkedShot):
+            return self._marked_shot(state, action)
         if isinstance(action, Lag):
             return self._lag(state, action)
         if isinstance(action, Choose):
@@ -257,17 +266,46 @@ class Match:
         outcome = Outcome(records=tuple(records), lag=result)
         if result.winner is None:
             return state, outcome  # lag again
+        return self._lag_won(state, result.winner, outcome)
+
+    def _lag_won(self, state: MatchState, winner: int, outcome: Outcome) -> tuple[MatchState, Outcome]:
+        if winner not in (0, 1):
+            raise IllegalActionError(f"the lag is won by player 0 or 1, not {winner!r}")
         if state.phase is Phase.SHOOTOUT_LAG:
             assert state.owners is not None
             return self._start_shootout_inning(
                 replace(
                     state,
-                    shootout=ShootoutState(state.owners[result.winner], {b: 0 for b in CUE_BALLS}),
+                    shootout=ShootoutState(state.owners[winner], {b: 0 for b in CUE_BALLS}),
                     phase=Phase.SHOOTOUT,
                 ),
-                state.owners[result.winner],
+                state.owners[winner],
             ), outcome
-        return replace(state, lag_winner=result.winner, phase=Phase.CHOOSE), outcome
+        return replace(state, lag_winner=winner, phase=Phase.CHOOSE), outcome
+
+    def _forfeit(self, state: MatchState, action: Forfeit) -> tuple[MatchState, Outcome]:
+        if state.owners is None or action.cue_ball not in CUE_BALLS:
+            raise IllegalActionError("a forfeit names the losing player's cue ball, W1 or W2, once both have one")
+        winner = opponent_of(action.cue_ball)
+        reason = f"{action.clause}: {action.cue_ball.value} forfeits"
+        return self._finish(state, winner, reason, forfeit=True), Outcome(notes=(reason,))
+
+    def _marked_shot(self, state: MatchState, action: MarkedShot) -> tuple[MatchState, Outcome]:
+        game, entry = state.game, action.entry
+        if action.call is not None:
+            action.call.check_shooter(game.shooter)
+        expected = state.position
+        if game.from_hand:
+            if game.shooter not in entry.start:
+                raise IllegalActionError(
+                    f"{game.shooter.value} plays from hand: the entry's start must show where it was placed"
+                )
+            check_hand_placement(expected, game.shooter, entry.start[game.shooter], self.config.spec)
+            expected = expected.with_ball(game.shooter, entry.start[game.shooter])
+        if entry.start != expected:
+            raise IllegalActionError("the entry's start is not the match's position: enter strokes in order")
+        ruling = judge(entry.to_facts(action.call), action.call, game, options=self.config.options, spec=self.config.spec)
+        return self._ruled(state, ruling, action.seconds, ())
 
     def _shot(self, state: MatchState, action: Shot) -> tuple[MatchState, Outcome]:
         spec, game, stroke = self.config.spec, state.game, action.stroke
@@ -294,10 +332,16 @@ class Match:
             options=self.config.options,
             spec=spec,
         )
+        return self._ruled(state, ruling, action.seconds, (record,))
+
+    def _ruled(
+        self, state: MatchState, ruling: Ruling, seconds: float, records: tuple[ShotRecord, ...]
+    ) -> tuple[MatchState, Outcome]:
+        """The match after a ruled stroke: scores, innings, the clock, the end or the shoot-out."""
         notes: list[str] = []
         clock = state.clock
         if self.config.clock.mode != "off":
-            clock = replace(clock, elapsed=clock.elapsed + max(0.0, action.seconds))
+            clock = replace(clock, elapsed=clock.elapsed + max(0.0, seconds))
         next_state = replace(
             state,
             position=ruling.position,
@@ -308,15 +352,15 @@ class Match:
         )
         if ruling.game_over:
             return self._finish(next_state, ruling.shooter, "60 points (3)"), Outcome(
-                (record,), ruling, notes=tuple(notes)
+                records, ruling, notes=tuple(notes)
             )
         if state.phase is Phase.SHOOTOUT:
-            return self._after_shootout_stroke(next_state, ruling), Outcome((record,), ruling)
+            return self._after_shootout_stroke(next_state, ruling), Outcome(records, ruling)
         if ruling.turn_passes:
             nxt = ruling.state.shooter
             innings = {**next_state.innings, nxt: next_state.innings[nxt] + 1}
             next_state = replace(next_state, innings=innings, run=0)
-        return self._tick_clock(next_state, state, ruling, notes), Outcome((record,), ruling, notes=tuple(notes))
+        return self._tick_clock(next_state, state, ruling, notes), Outcome(records, ruling, notes=tuple(notes))
 
     def _tick_clock(self, state: MatchState, before: MatchState, ruling: Ruling, notes: list[str]) -> MatchState:
         if self.config.clock.mode == "off":
@@ -363,11 +407,12 @@ class Match:
                 return self._finish(state, winner, "penalty shoot-out: higher score after the innings (6)")
         return self._start_shootout_inning(state, opponent_of(ended))
 
-    def _finish(self, state: MatchState, winner: BallId, reason: str) -> MatchState:
+    def _finish(self, state: MatchState, winner: BallId, reason: str, *, forfeit: bool = False) -> MatchState:
         scores = dict(state.game.scores)
         recorded = dict(scores)
-        if scores[winner] >= WINNING_SCORE:
-            recorded[winner] = WINNING_SCORE
+        if scores[winner] >= WINNING_SCORE or forfeit:
+            recorded[winner] = WINNING_SCORE  # decision: a win by forfeit is recorded as a win at 60
+            recorded[opponent_of(winner)] = min(recorded[opponent_of(winner)], WINNING_SCORE)
         return replace(state, phase=Phase.OVER, result=Result(winner, scores, recorded, reason))
 
     # --- views -------------------------------------------------------------------------------------

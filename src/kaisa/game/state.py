@@ -10,7 +10,7 @@ from typing import Any, TypeAlias
 from kaisa.call import Call, format_call, parse_call
 from kaisa.errors import FormatError
 from kaisa.model import BallId, Position, Stroke
-from kaisa.referee import GameState
+from kaisa.referee import GameState, MarkerEntry
 from kaisa.table import Point
 
 CUE_BALLS = (BallId.W1, BallId.W2)
@@ -74,7 +74,34 @@ class TakeBreak:
     seconds: float
 
 
-Action: TypeAlias = Lag | Choose | PlaceW2 | Shot | TakeBreak
+@dataclass(frozen=True)
+class MarkedShot:
+    """A stroke at a real table as the marker entered it (the scorekeeping mode): the referee rules the
+    marker's facts instead of a simulation. ``entry.start`` is the match's position, with the struck ball where
+    it was placed if it was in hand."""
+
+    call: Call | None
+    entry: MarkerEntry
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class MarkedLag:
+    """The lag at a real table (1.1, or the shoot-out's lag): the marker enters the winner's index (0 or 1)."""
+
+    winner: int
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A player loses the match by a ruling outside the strokes: 1.4, playing on with a cue over 200 cm after
+    the referee ruled it over-long. The other player wins."""
+
+    cue_ball: BallId
+    clause: str = "1.4"
+
+
+Action: TypeAlias = Lag | Choose | PlaceW2 | Shot | TakeBreak | MarkedShot | MarkedLag | Forfeit
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -91,12 +118,25 @@ def action_to_json(action: Action) -> dict[str, Any]:
             "stroke": action.stroke.to_json(),
             "seconds": action.seconds,
         }
+    if isinstance(action, MarkedShot):
+        return {
+            "kind": "marked",
+            "call": None if action.call is None else format_call(action.call),
+            "entry": action.entry.to_json(),
+            "seconds": action.seconds,
+        }
+    if isinstance(action, MarkedLag):
+        return {"kind": "marked-lag", "winner": action.winner}
+    if isinstance(action, Forfeit):
+        return {"kind": "forfeit", "cue_ball": action.cue_ball.value, "clause": action.clause}
     return {"kind": "break", "cue_ball": action.cue_ball.value, "seconds": action.seconds}
 
 
 def action_from_json(data: object) -> Action:
     if not isinstance(data, dict) or "kind" not in data:
-        raise FormatError('an action is an object with a "kind": lag, choose, place-w2, shot or break')
+        raise FormatError(
+            'an action is an object with a "kind": lag, choose, place-w2, shot, break, marked, marked-lag or forfeit'
+        )
     kind = data["kind"]
     try:
         if kind == "lag":
@@ -116,11 +156,27 @@ def action_from_json(data: object) -> Action:
             )
         if kind == "break":
             return TakeBreak(BallId(data["cue_ball"]), float(data["seconds"]))
+        if kind == "marked":
+            call = data.get("call")
+            return MarkedShot(
+                None if call is None else parse_call(call),
+                MarkerEntry.from_json(data["entry"]),
+                float(data.get("seconds", 0.0)),
+            )
+        if kind == "marked-lag":
+            winner = data["winner"]
+            if winner not in (0, 1) or isinstance(winner, bool):
+                raise FormatError(f"the lag winner is player 0 or 1, not {winner!r}")
+            return MarkedLag(winner)
+        if kind == "forfeit":
+            return Forfeit(BallId(data["cue_ball"]), str(data.get("clause", "1.4")))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, FormatError):
             raise
         raise FormatError(f"malformed {kind} action: {exc}") from None
-    raise FormatError(f"unknown action kind {kind!r}: the kinds are lag, choose, place-w2, shot, break")
+    raise FormatError(
+        f"unknown action kind {kind!r}: the kinds are lag, choose, place-w2, shot, break, marked, marked-lag, forfeit"
+    )
 
 
 # --- state --------------------------------------------------------------------------------------------

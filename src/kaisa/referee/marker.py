@@ -9,9 +9,10 @@ mankeli) is the marker's judgement.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from kaisa.call import Call
-from kaisa.errors import KaisaError
+from kaisa.errors import FormatError, KaisaError
 from kaisa.model import BallId, Position
 from kaisa.referee.observe import CalledPotFacts, Facts, HandFacts, LateFall, Pot
 from kaisa.referee.ruling import Text
@@ -50,6 +51,78 @@ class MarkerEntry:
     jump_over_mask: bool = False
     restored_by_referee: bool = False
     late_fall: LateFall | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cue_ball": self.cue_ball.value,
+            "start": self.start.to_json(),
+            "final": self.final.to_json(),
+            "pots": [[b.value, p.value] for b, p in self.pots],
+            "off_table": [b.value for b in self.off_table],
+            "first_contact": None if self.first_contact is None else self.first_contact.value,
+            "nakki": sorted(b.value for b in self.nakki),
+            "called_as_called": self.called_as_called,
+            "mankeli": self.mankeli,
+            "frozen_short_of_haaki": self.frozen_short_of_haaki,
+            "konsti_ball_frozen_to_cushion": self.konsti_ball_frozen_to_cushion,
+            "konsti_pair_frozen": self.konsti_pair_frozen,
+            "cushion_pots": sorted(b.value for b in self.cushion_pots),
+            "hand_fault": self.hand_fault,
+            "talonmies_angle": self.talonmies_angle,
+            "touched_by_player": self.touched_by_player,
+            "jump_over_mask": self.jump_over_mask,
+            "restored_by_referee": self.restored_by_referee,
+            "late_fall": None
+            if self.late_fall is None
+            else {
+                "ball": self.late_fall.ball.value,
+                "caused_by": None if self.late_fall.caused_by is None else self.late_fall.caused_by.value,
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> MarkerEntry:
+        """The entry from :meth:`to_json`'s form; unknown keys and bad ids raise :class:`FormatError`."""
+        if not isinstance(data, dict):
+            raise FormatError("a marker entry must be an object")
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise FormatError(f"unknown marker entry fields {unknown}; the fields are {sorted(known)}")
+        try:
+            late = data.get("late_fall")
+            first = data.get("first_contact")
+            angle = data.get("talonmies_angle")
+            fault = data.get("hand_fault")
+            return cls(
+                cue_ball=BallId(data["cue_ball"]),
+                start=Position.from_json(data["start"]),
+                final=Position.from_json(data["final"]),
+                pots=tuple((BallId(b), PocketId(p)) for b, p in data.get("pots", [])),
+                off_table=tuple(BallId(b) for b in data.get("off_table", [])),
+                first_contact=None if first is None else BallId(first),
+                nakki=frozenset(BallId(b) for b in data.get("nakki", [])),
+                called_as_called=_flag(data, "called_as_called", True),
+                mankeli=_flag(data, "mankeli"),
+                frozen_short_of_haaki=_flag(data, "frozen_short_of_haaki"),
+                konsti_ball_frozen_to_cushion=_flag(data, "konsti_ball_frozen_to_cushion"),
+                konsti_pair_frozen=_flag(data, "konsti_pair_frozen"),
+                cushion_pots=frozenset(BallId(b) for b in data.get("cushion_pots", [])),
+                hand_fault=None if fault is None else str(fault),
+                talonmies_angle=None if angle is None else float(angle),
+                touched_by_player=_flag(data, "touched_by_player"),
+                jump_over_mask=_flag(data, "jump_over_mask"),
+                restored_by_referee=_flag(data, "restored_by_referee"),
+                late_fall=None
+                if late is None
+                else LateFall(
+                    BallId(late["ball"]), None if late.get("caused_by") is None else BallId(late["caused_by"])
+                ),
+            )
+        except FormatError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"malformed marker entry: {exc}") from None
 
     def to_facts(self, call: Call | None) -> Facts:
         dropped = [b for b, _ in self.pots]
@@ -105,3 +178,10 @@ class MarkerEntry:
             restored_by_referee=self.restored_by_referee,
             late_fall=self.late_fall,
         )
+
+
+def _flag(data: dict[str, Any], key: str, default: bool = False) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise FormatError(f"marker entry field {key} must be true or false, not {value!r}")
+    return value

@@ -1,0 +1,1672 @@
+// The browser table: routing between the start screen, a match, the history with replays and the study
+// table. No rules live here: the server's referee decides everything; the page places, aims, calls, animates
+// and shows what the server answered.
+
+import { api } from "./api.js";
+import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./controls.js";
+import { applyLabels, lang, levelDescription, onLangChange, ruleText, serverText, setLang, t } from "./i18n.js";
+import { BALL_IDS, TableView, degrees, dist, segmentDistance } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+const LAG_SPEED = 1.41; // m/s: about what brings a lag ball back near the head cushion
+const ANIM_KEY = "kaisa.animSpeed";
+const NAME_KEY = "kaisa.name";
+const STUDY_KEY = "kaisa.study";
+
+const app = {
+  table: null, // the table JSON
+  view: null, // TableView
+  players: null, // /api/players
+  mode: null, // the current table mode (match, replay, study)
+  session: 0, // bumped on every route change: stale async work checks it
+  stroke: null,
+  call: null,
+};
+
+// --- messages -------------------------------------------------------------------------------------------
+
+function showMessage(text, kind = "error") {
+  const box = $("message");
+  $("message-text").textContent = text;
+  box.className = `message ${kind}`;
+  box.dataset.kind = kind;
+  box.hidden = false;
+}
+
+function showError(error) {
+  const text = error && error.message ? error.message : String(error);
+  console.error(error);
+  showMessage(text, "error");
+}
+
+function clearMessage() {
+  $("message").hidden = true;
+  $("message-text").textContent = "";
+}
+
+// --- small helpers ----------------------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function animSpeed() {
+  const v = Number(localStorage.getItem(ANIM_KEY) || "1");
+  return Number.isFinite(v) && v > 0 ? v : 1;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function fmtPoints(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function fmtClock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function round4(p) {
+  return [Math.round(p[0] * 10000) / 10000, Math.round(p[1] * 10000) / 10000];
+}
+
+function show(id, visible) {
+  $(id).hidden = !visible;
+}
+
+function ballChip(ball) {
+  return el("span", { class: `chip ball-${ball || "none"}`, title: ball || "", "aria-label": ball || "" });
+}
+
+// --- placement areas --------------------------------------------------------------------------------------
+
+function geo() {
+  return app.view.geo;
+}
+
+/** The area a ball's centre may be placed in: bounds, balls it may not overlap, corridors it must keep clear
+ * of, and the part of the table to light up. */
+function area(kind, balls, exclude, extra = {}) {
+  const g = geo();
+  const m = 0.0015;
+  const blockers = Object.entries(balls)
+    .filter(([id, p]) => id !== exclude && p)
+    .map(([, p]) => p);
+  const base = { blockers, corridors: [] };
+  if (kind === "hand") {
+    return { ...base, x0: g.R + m, x1: g.W - g.R - m, y0: g.R + m, y1: g.headString - 0.002, light: { x0: 0, x1: g.W, y0: 0, y1: g.headString } };
+  }
+  if (kind === "lag-left" || kind === "lag-right") {
+    const left = kind === "lag-left";
+    return {
+      ...base,
+      x0: left ? g.R + m : g.W / 2 + 0.002,
+      x1: left ? g.W / 2 - 0.002 : g.W - g.R - m,
+      y0: g.R + m,
+      y1: g.headString - 0.002,
+      light: { x0: left ? 0 : g.W / 2, x1: left ? g.W / 2 : g.W, y0: 0, y1: g.headString },
+    };
+  }
+  if (kind === "w2") {
+    return {
+      ...base,
+      corridors: extra.corridors || [],
+      x0: g.R + m,
+      x1: g.W - g.R - m,
+      y0: g.centreLine + 0.002,
+      y1: g.L - g.R - m,
+      light: { x0: 0, x1: g.W, y0: g.centreLine, y1: g.L },
+    };
+  }
+  return { ...base, x0: g.R + m, x1: g.W - g.R - m, y0: g.R + m, y1: g.L - g.R - m, light: null };
+}
+
+function isLegal(q, a) {
+  const g = geo();
+  if (q[0] < a.x0 - 1e-9 || q[0] > a.x1 + 1e-9 || q[1] < a.y0 - 1e-9 || q[1] > a.y1 + 1e-9) return false;
+  if (a.blockers.some((b) => dist(q, b) < 2 * g.R + 0.0005)) return false;
+  return !a.corridors.some((c) => segmentDistance(q, c.from, c.to) < c.clearance + 0.0005);
+}
+
+/** The legal point nearest to `p` (pushed out of other balls and corridors, clamped to the area), or
+ * `fallback` when there is none nearby. */
+function legalize(p, a, fallback) {
+  const g = geo();
+  const eps = 0.001;
+  const clamp = (q) => [Math.min(a.x1, Math.max(a.x0, q[0])), Math.min(a.y1, Math.max(a.y0, q[1]))];
+  let q = clamp(p);
+  for (let i = 0; i < 12; i++) {
+    let moved = false;
+    for (const b of a.blockers) {
+      const d = dist(q, b);
+      const need = 2 * g.R + eps;
+      if (d < need) {
+        const u = d > 1e-9 ? [(q[0] - b[0]) / d, (q[1] - b[1]) / d] : [1, 0];
+        q = [b[0] + u[0] * need, b[1] + u[1] * need];
+        moved = true;
+      }
+    }
+    for (const c of a.corridors) {
+      const need = c.clearance + eps;
+      const gap = segmentDistance(q, c.from, c.to);
+      if (gap < need) {
+        const dx = c.to[0] - c.from[0];
+        const dy = c.to[1] - c.from[1];
+        const s = Math.max(0, Math.min(1, ((q[0] - c.from[0]) * dx + (q[1] - c.from[1]) * dy) / (dx * dx + dy * dy)));
+        const on = [c.from[0] + s * dx, c.from[1] + s * dy];
+        let u = [q[0] - on[0], q[1] - on[1]];
+        const n = Math.hypot(u[0], u[1]);
+        u = n > 1e-9 ? [u[0] / n, u[1] / n] : [-dy / Math.hypot(dx, dy), dx / Math.hypot(dx, dy)];
+        q = [on[0] + u[0] * need, on[1] + u[1] * need];
+        moved = true;
+      }
+    }
+    q = clamp(q);
+    if (!moved) break;
+  }
+  return isLegal(q, a) ? round4(q) : fallback;
+}
+
+function firstLegal(candidates, a) {
+  for (const c of candidates) {
+    const q = legalize(c, a, null);
+    if (q) return q;
+  }
+  for (let y = a.y0; y <= a.y1; y += 0.05) {
+    for (let x = a.x0; x <= a.x1; x += 0.05) {
+      if (isLegal([x, y], a)) return round4([x, y]);
+    }
+  }
+  return null;
+}
+
+// --- layout ------------------------------------------------------------------------------------------------
+
+function fitTable() {
+  if (!app.view) return;
+  const wrap = $("table-wrap");
+  const top = document.querySelector(".topbar").offsetHeight;
+  const narrow = window.innerWidth < 820;
+  const maxW = Math.max(200, wrap.clientWidth - 8);
+  const maxH = Math.max(300, window.innerHeight - top - (narrow ? 12 : 20));
+  app.view.fit(maxW, maxH);
+  app.stroke.drawTip();
+}
+
+function showScreen(name) {
+  for (const id of ["screen-start", "screen-history", "screen-table"]) show(id, id === `screen-${name}`);
+  document.body.dataset.screen = name;
+}
+
+/** Which of the table screen's panels a mode shows. */
+function showPanels({ call = false, stroke = false, shoot = false, study = false, replay = false }) {
+  show("call-controls", call);
+  show("stroke-controls", stroke);
+  show("shoot-row", shoot);
+  show("study-controls", study);
+  show("replay-controls", replay);
+}
+
+// --- the canvas: dragging, aiming, clicking --------------------------------------------------------------
+
+function installPointer(canvas) {
+  let gesture = null;
+  canvas.addEventListener("pointerdown", (event) => {
+    const mode = app.mode;
+    if (!mode || app.view.animating || (mode.busy && mode.busy())) return;
+    const p = app.view.eventPoint(event);
+    const ball = mode.draggableAt ? mode.draggableAt(p) : null;
+    const origin = ball ? app.view.balls[ball] : null;
+    gesture = { ball, start: [event.clientX, event.clientY], moved: false, offset: origin ? [origin[0] - p[0], origin[1] - p[1]] : [0, 0] };
+    if (ball) app.view.overlay.dragging = ball;
+    canvas.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  });
+  canvas.addEventListener("pointermove", (event) => {
+    if (!gesture || !app.mode) return;
+    if (!gesture.moved && Math.hypot(event.clientX - gesture.start[0], event.clientY - gesture.start[1]) < 4) return;
+    gesture.moved = true;
+    const p = app.view.eventPoint(event);
+    if (gesture.ball) app.mode.dragTo(gesture.ball, [p[0] + gesture.offset[0], p[1] + gesture.offset[1]]);
+    else if (app.mode.aimAt) app.mode.aimAt(p);
+  });
+  const end = (event) => {
+    if (!gesture || !app.mode) return;
+    const p = app.view.eventPoint(event);
+    const g = gesture;
+    gesture = null;
+    app.view.overlay.dragging = null;
+    if (!g.moved && app.mode.click) app.mode.click(p, g.ball);
+    else if (g.ball && app.mode.dragEnd) app.mode.dragEnd(g.ball);
+    app.view.draw();
+  };
+  canvas.addEventListener("pointerup", end);
+  canvas.addEventListener("pointercancel", () => {
+    gesture = null;
+    app.view.overlay.dragging = null;
+  });
+}
+
+/** Clicks on the table in modes with aiming and calling: a pocket calls it, an object ball calls it, anywhere
+ * else aims there. */
+function clickToCallOrAim(mode, p, cue) {
+  const ball = app.view.ballAt(p, 1.2);
+  if (ball && ball !== cue) {
+    app.call.setBall(ball);
+    return;
+  }
+  const pocket = app.view.pocketAt(p);
+  if (pocket) {
+    app.call.setPocket(pocket);
+    return;
+  }
+  mode.aimAt(p);
+}
+
+function aimFrom(origin, p) {
+  if (!origin || dist(origin, p) < 1e-4) return;
+  app.stroke.set({ direction: normaliseDirection(degrees(Math.atan2(p[1] - origin[1], p[0] - origin[0]))) });
+}
+
+function aimAtCall(cueId, cue, balls) {
+  const c = app.call.current();
+  if (!c.ball || !c.pocket || !balls[c.ball] || !cue) {
+    showMessage(t("stroke.aimNeedsCall"), "info");
+    return;
+  }
+  app.stroke.set({ direction: normaliseDirection(app.view.geo.ghostAim(cue, balls[c.ball], c.pocket)) });
+}
+
+// --- rulings ------------------------------------------------------------------------------------------------
+
+function rulingItem(item, kind) {
+  return el(
+    "li",
+    { class: `ruling-item ${kind}`, "data-testid": "ruling-item", dataset: { clause: item.clause, kind } },
+    el("span", { class: "clause", "data-testid": "clause", title: t("ruling.clause") }, `§ ${item.clause}`),
+    el("span", { class: "text", "data-testid": "ruling-text" }, ruleText(item)),
+    el("span", { class: `points ${item.points < 0 ? "neg" : item.points > 0 ? "pos" : ""}` }, item.points ? fmtPoints(item.points) : ""),
+  );
+}
+
+/** Render an action's outcome in the ruling panel. With `reveal`, items appear one after another. */
+async function renderOutcome(target, entry, { reveal = false, alive = () => true } = {}) {
+  target.replaceChildren();
+  if (!entry) return;
+  const { outcome, who, call } = entry;
+  if (!outcome) return;
+  const items = [];
+  const head = el("h3", {}, t("ruling.title"));
+  target.append(head);
+  if (outcome.lag) {
+    const lag = outcome.lag;
+    const names = entry.names || ["1", "2"];
+    const box = el("div", { class: "lag-result", "data-testid": "lag-result" });
+    box.append(el("p", { class: "strong" }, lag.winner === null || lag.winner === undefined ? t("match.lagAgain") : t("match.lagResult", { name: names[lag.winner] })));
+    lag.reasons.forEach((reasons, i) => {
+      box.append(
+        el("p", { class: "hint" }, reasons.length ? t("match.lagFault", { name: names[i], reasons: reasons.map(serverText).join(", ") }) : t("match.lagGood", { name: names[i] })),
+      );
+    });
+    target.append(box);
+  }
+  const ruling = outcome.ruling;
+  if (ruling) {
+    if (who || call !== undefined) {
+      const line = [];
+      if (who) line.push(who);
+      if (call !== undefined) line.push(call ? call : t("ruling.noCall"));
+      target.append(el("p", { class: "who", "data-testid": "ruling-who" }, line.join(" · ")));
+    }
+    const list = el("ul", { class: "ruling-items" });
+    target.append(list);
+    for (const item of ruling.items) items.push(rulingItem(item, "item"));
+    for (const item of ruling.fouls) items.push(rulingItem(item, "foul"));
+    for (const item of ruling.notes) items.push(rulingItem(item, "note"));
+    for (const note of outcome.notes || []) items.push(el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(note)));
+    const summary = el(
+      "p",
+      { class: "summary", "data-testid": "ruling-summary" },
+      el("strong", {}, t("ruling.points", { points: fmtPoints(ruling.points) })),
+      " · ",
+      ruling.turn_passes ? t("ruling.passes") : t("ruling.continues"),
+    );
+    if (reveal) {
+      for (const item of items) {
+        if (!alive()) return;
+        list.append(item);
+        item.classList.add("fresh");
+        await sleep(220 / animSpeed());
+      }
+    } else {
+      list.append(...items);
+    }
+    target.append(summary);
+  } else if (outcome.notes && outcome.notes.length) {
+    target.append(el("ul", { class: "ruling-items" }, outcome.notes.map((n) => el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(n)))));
+  }
+  target.dataset.revealed = String(Number(target.dataset.revealed || 0) + 1);
+}
+
+// --- the match ------------------------------------------------------------------------------------------------
+
+class MatchMode {
+  constructor(id) {
+    this.id = id;
+    this.session = app.session;
+    this.data = null; // MatchView
+    this.working = false;
+    this.turnKey = null;
+    this.turnStart = performance.now();
+    this.place = null; // the shooter's placement when in hand
+    this.lag = {}; // player index -> {place, stroke}
+    this.lagActive = null;
+    this.w2 = null;
+    this.entry = null; // the outcome in the ruling panel
+    this.log = [];
+    this.breakStart = null;
+    this.computerError = null;
+  }
+
+  alive() {
+    return app.session === this.session;
+  }
+
+  busy() {
+    return this.working || app.view.animating;
+  }
+
+  async enter() {
+    showScreen("table");
+    showPanels({});
+    fitTable();
+    let view;
+    try {
+      view = await api.match(this.id);
+    } catch (error) {
+      showError(error);
+      $("prompt").textContent = t("match.notFound", { id: this.id });
+      return;
+    }
+    if (!this.alive()) return;
+    this.entry = view.last ? { outcome: view.last, names: view.players.map((p) => p.name) } : null;
+    this.update(view);
+    this.loadLog();
+  }
+
+  async loadLog() {
+    try {
+      const actions = await api.actions(this.id);
+      if (!this.alive()) return;
+      this.log = [];
+      for (const a of actions) this.addLog(a.action, a.outcome, false);
+      const last = actions[actions.length - 1];
+      if (last && this.entry && last.action.kind === "shot" && last.outcome.ruling) {
+        this.entry.call = last.action.call;
+        this.entry.who = this.whoOf(last.outcome.ruling.shooter);
+      }
+      this.renderLog();
+      this.renderRuling();
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  names() {
+    return this.data.players.map((p) => p.name);
+  }
+
+  playerOf(ball) {
+    return this.data.players.findIndex((p) => p.cue_ball === ball);
+  }
+
+  whoOf(ball) {
+    const i = this.playerOf(ball);
+    return i >= 0 ? t("ruling.byShooter", { name: this.data.players[i].name, ball }) : ball;
+  }
+
+  isHuman(i) {
+    return i !== null && i !== undefined && this.data.players[i].kind === "human";
+  }
+
+  humanToMove() {
+    const v = this.data;
+    if (!v || v.phase === "over" || v.computer_to_move) return false;
+    if (v.to_move === null) return v.players.some((p) => p.kind === "human");
+    return this.isHuman(v.to_move);
+  }
+
+  lagBall(i) {
+    return i === 0 ? "W1" : "W2";
+  }
+
+  update(view) {
+    this.data = view;
+    this.syncTurn();
+    this.render();
+    this.maybeComputer();
+  }
+
+  /** New turn (any new action): fresh placements and aim. */
+  syncTurn() {
+    const v = this.data;
+    const key = `${v.actions}:${v.phase}:${v.shooter}:${v.from_hand}`;
+    if (key === this.turnKey) return;
+    this.turnKey = key;
+    this.turnStart = performance.now();
+    const g = geo();
+    const balls = v.position.balls;
+    if (v.phase === "lag" || v.phase === "shootout-lag") {
+      const objects = v.phase === "shootout-lag" ? {} : balls;
+      this.lag = {};
+      this.lagActive = null;
+      for (const i of [0, 1]) {
+        if (!this.isHuman(i)) continue;
+        const a = area(i === 0 ? "lag-left" : "lag-right", objects, null);
+        const place = firstLegal([[i === 0 ? g.W / 4 : (3 * g.W) / 4, g.L / 8]], a);
+        this.lag[i] = { place, stroke: { direction: 90, speed: LAG_SPEED, elevation: 0, side: 0, follow: 0 } };
+        if (this.lagActive === null) this.lagActive = i;
+      }
+      if (this.lagActive !== null) app.stroke.set({ ...this.lag[this.lagActive].stroke }, { silent: true });
+    } else if (v.phase === "place-w2") {
+      const a = area("w2", balls, "W2", { corridors: v.w2_corridors });
+      this.w2 = firstLegal([[g.W * 0.5, g.L * 0.92], [g.W * 0.5, g.L * 0.85], [g.W * 0.2, g.L * 0.7], [g.W * 0.8, g.L * 0.7]], a);
+    } else if (v.phase === "play" || v.phase === "shootout") {
+      this.place = null;
+      if (v.from_hand) {
+        const a = area("hand", balls, v.shooter);
+        this.place = firstLegal([[g.W * 0.62, g.L * 0.15], [g.W * 0.38, g.L * 0.15], [g.W * 0.5, g.L * 0.1], [g.W * 0.8, g.L * 0.2]], a);
+      }
+      const cue = this.cuePosition();
+      const target = balls.K || balls.R2 || balls.R1 || Object.values(balls).find((p, i) => Object.keys(balls)[i] !== v.shooter);
+      const direction = cue && target ? normaliseDirection(degrees(Math.atan2(target[1] - cue[1], target[0] - cue[0]))) : 90;
+      app.stroke.set({ direction, elevation: 0, side: 0, follow: 0 }, { silent: true });
+      app.call.reset();
+    }
+  }
+
+  cuePosition() {
+    const v = this.data;
+    if (v.from_hand) return this.place;
+    return v.position.balls[v.shooter] || null;
+  }
+
+  /** The balls to draw now: the position plus whatever is being placed. */
+  tableBalls() {
+    const v = this.data;
+    const balls = { ...v.position.balls };
+    if (v.phase === "lag" || v.phase === "shootout-lag") {
+      if (v.phase === "shootout-lag") {
+        delete balls.W1;
+        delete balls.W2;
+      }
+      for (const [i, lag] of Object.entries(this.lag)) if (lag.place) balls[this.lagBall(Number(i))] = lag.place;
+    } else if (v.phase === "place-w2" && this.humanToMove() && this.w2) {
+      balls.W2 = this.w2;
+    } else if ((v.phase === "play" || v.phase === "shootout") && v.from_hand && this.humanToMove() && this.place) {
+      balls[v.shooter] = this.place;
+    }
+    return balls;
+  }
+
+  render() {
+    if (!this.alive() || !this.data) return;
+    const v = this.data;
+    const human = this.humanToMove();
+    const busy = this.busy();
+    const playing = v.phase === "play" || v.phase === "shootout";
+    const lagging = v.phase === "lag" || v.phase === "shootout-lag";
+    renderScoreboard(v, { liveSeconds: human && playing ? (performance.now() - this.turnStart) / 1000 : 0 });
+    showPanels({
+      call: human && playing,
+      stroke: human && (playing || (lagging && this.lagActive !== null)),
+      shoot: human && (playing || lagging) ? true : v.can_undo,
+    });
+    const shoot = $("shoot");
+    shoot.hidden = !(human && (playing || lagging));
+    shoot.textContent = lagging ? t("stroke.lag") : t("stroke.shoot");
+    shoot.disabled = busy || this.breakStart !== null;
+    const undo = $("undo");
+    undo.hidden = !v.can_undo;
+    undo.disabled = busy;
+    const brk = $("take-break");
+    const myBall = this.breakBall();
+    brk.hidden = !(v.clock.mode === "wall" && playing && human && myBall && !(myBall in (v.clock.breaks || {})) && this.breakStart === null);
+    brk.disabled = busy;
+    $("aim-call").disabled = busy;
+
+    // the table
+    const balls = this.tableBalls();
+    const overlay = {};
+    if (human && lagging) {
+      const objects = v.phase === "shootout-lag" ? {} : v.position.balls;
+      const active = this.lagActive;
+      overlay.draggable = Object.keys(this.lag).map((i) => this.lagBall(Number(i)));
+      if (active !== null) overlay.legal = lightOf(area(active === 0 ? "lag-left" : "lag-right", objects, null));
+      overlay.aims = Object.entries(this.lag).map(([i, lag]) => ({
+        from: lag.place,
+        ball: this.lagBall(Number(i)),
+        direction: Number(i) === active ? app.stroke.value.direction : lag.stroke.direction,
+        speed: lag.stroke.speed,
+        faint: Number(i) !== active,
+      }));
+    } else if (human && v.phase === "place-w2") {
+      overlay.corridors = v.w2_corridors;
+      overlay.draggable = ["W2"];
+      overlay.legal = lightOf(area("w2", v.position.balls, "W2", { corridors: v.w2_corridors }));
+    } else if (v.phase === "place-w2") {
+      overlay.corridors = v.w2_corridors;
+    } else if (human && playing) {
+      app.call.setBalls(Object.keys(balls), v.shooter);
+      const cue = this.cuePosition();
+      if (v.from_hand) {
+        overlay.draggable = [v.shooter];
+        overlay.legal = lightOf(area("hand", v.position.balls, v.shooter));
+      }
+      if (cue) overlay.aims = [{ from: cue, ball: v.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed }];
+      const c = app.call.current();
+      overlay.callBall = c.ball;
+      overlay.callPocket = c.pocket;
+    }
+    if (!app.view.animating) {
+      app.view.balls = balls;
+      app.view.overlay = overlay;
+      app.view.draw();
+    }
+    const canvas = app.view.canvas;
+    canvas.dataset.phase = v.phase;
+    const cue = playing ? this.cuePosition() : null;
+    canvas.dataset.cue = cue ? `${cue[0].toFixed(4)},${cue[1].toFixed(4)}` : "";
+    canvas.dataset.w2 = this.w2 && v.phase === "place-w2" ? `${this.w2[0].toFixed(4)},${this.w2[1].toFixed(4)}` : "";
+    canvas.dataset.lag = Object.entries(this.lag)
+      .map(([i, l]) => `${i}:${l.place[0].toFixed(4)},${l.place[1].toFixed(4)}`)
+      .join(";");
+
+    this.renderPrompt();
+    this.renderPhaseActions();
+  }
+
+  breakBall() {
+    const v = this.data;
+    if (!v.players.some((p) => p.cue_ball)) return null;
+    if (v.to_move !== null && this.isHuman(v.to_move)) return v.players[v.to_move].cue_ball;
+    const human = v.players.find((p) => p.kind === "human");
+    return human ? human.cue_ball : null;
+  }
+
+  renderPrompt() {
+    const v = this.data;
+    const prompt = $("prompt");
+    const names = this.names();
+    let text = "";
+    if (this.breakStart !== null) {
+      text = t("clock.breakRunning", { time: fmtClock((performance.now() - this.breakStart) / 1000) });
+    } else if (v.phase === "over") {
+      text = t("match.overPrompt");
+    } else if (v.computer_to_move) {
+      const i = v.to_move === null ? 0 : v.to_move;
+      text = t("match.thinking", { name: names[i] });
+    } else if (v.phase === "lag" || v.phase === "shootout-lag") {
+      const humans = Object.keys(this.lag).length;
+      text = humans > 1 ? t("match.lagPromptTwo") : t("match.lagPrompt");
+      if (humans > 1 && this.lagActive !== null) text += ` ${t("match.lagActive", { name: names[this.lagActive], ball: this.lagBall(this.lagActive) })}`;
+    } else if (v.phase === "choose") {
+      text = t("match.choosePrompt", { name: names[v.lag_winner] });
+    } else if (v.phase === "place-w2") {
+      text = t("match.placePrompt", { name: names[v.to_move] });
+    } else if (v.to_move !== null) {
+      const name = names[v.to_move];
+      text = v.from_hand ? t("match.handPrompt", { name, ball: v.shooter }) : t("match.playPrompt", { name, ball: v.shooter });
+      if (v.opening) text += ` ${t("match.openingPrompt")}`;
+    }
+    prompt.textContent = text;
+    prompt.dataset.phase = v.phase;
+  }
+
+  renderPhaseActions() {
+    const v = this.data;
+    const box = $("phase-actions");
+    box.replaceChildren();
+    const busy = this.busy();
+    if (this.breakStart !== null) {
+      box.append(el("button", { type: "button", class: "primary", "data-testid": "resume", onclick: () => this.endBreak() }, t("clock.resume")));
+      return;
+    }
+    if (this.computerError && v.computer_to_move) {
+      box.append(el("button", { type: "button", "data-testid": "computer-retry", onclick: () => this.runComputer() }, t("match.retry")));
+    }
+    if (!this.humanToMove()) return;
+    if (v.phase === "choose") {
+      for (const ball of ["W1", "W2"]) {
+        box.append(
+          el("button", { type: "button", class: "primary", "data-testid": `choose-${ball}`, disabled: busy, onclick: () => this.act(() => api.choose(this.id, ball)) }, ballChip(ball), t(ball === "W1" ? "match.chooseW1" : "match.chooseW2")),
+        );
+      }
+    } else if (v.phase === "place-w2") {
+      box.append(
+        el("button", { type: "button", class: "primary", "data-testid": "place-w2", disabled: busy || !this.w2, onclick: () => this.act(() => api.placeW2(this.id, this.w2)) }, t("match.placeW2")),
+      );
+    } else if ((v.phase === "lag" || v.phase === "shootout-lag") && Object.keys(this.lag).length > 1) {
+      for (const i of Object.keys(this.lag).map(Number)) {
+        box.append(
+          el("button", { type: "button", class: i === this.lagActive ? "selected" : "", "data-testid": `lag-active-${i}`, onclick: () => this.activateLag(i) }, ballChip(this.lagBall(i)), this.names()[i]),
+        );
+      }
+    }
+  }
+
+  renderRuling() {
+    renderOutcome($("ruling"), this.entry);
+  }
+
+  renderLog() {
+    const box = $("log");
+    box.replaceChildren();
+    if (!this.log.length) return;
+    box.append(el("h3", {}, t("log.title")));
+    const list = el("ol", { class: "log-items", reversed: true });
+    for (const item of this.log.slice(-12).reverse()) {
+      list.append(
+        el("li", { "data-testid": "log-item" }, ballChip(item.ball), ` ${item.call ?? t("ruling.noCall")} `, el("span", { class: item.points < 0 ? "neg" : item.points > 0 ? "pos" : "" }, fmtPoints(item.points)), item.passes ? " ⇄" : ""),
+      );
+    }
+    box.append(list);
+  }
+
+  addLog(action, outcome, render = true) {
+    if (action.kind !== "shot" || !outcome.ruling) return;
+    this.log.push({ ball: outcome.ruling.shooter, call: action.call, points: outcome.ruling.points, passes: outcome.ruling.turn_passes });
+    if (render) this.renderLog();
+  }
+
+  // --- interaction ---
+
+  activateLag(i) {
+    if (this.lagActive !== null && this.lag[this.lagActive]) this.lag[this.lagActive].stroke = { ...app.stroke.value };
+    this.lagActive = i;
+    app.stroke.set({ ...this.lag[i].stroke }, { silent: true });
+    this.render();
+  }
+
+  draggableAt(p) {
+    const v = this.data;
+    if (!this.humanToMove()) return null;
+    const ball = app.view.ballAt(p, 1.8);
+    if (!ball) return null;
+    if (v.phase === "lag" || v.phase === "shootout-lag") {
+      const i = ball === "W1" ? 0 : ball === "W2" ? 1 : null;
+      if (i !== null && this.lag[i]) {
+        if (i !== this.lagActive) this.activateLag(i);
+        return ball;
+      }
+      return null;
+    }
+    if (v.phase === "place-w2" && ball === "W2") return ball;
+    if ((v.phase === "play" || v.phase === "shootout") && v.from_hand && ball === v.shooter) return ball;
+    return null;
+  }
+
+  dragTo(ball, p) {
+    const v = this.data;
+    if (v.phase === "lag" || v.phase === "shootout-lag") {
+      const i = ball === "W1" ? 0 : 1;
+      const objects = v.phase === "shootout-lag" ? {} : { ...v.position.balls };
+      const other = this.lag[1 - i];
+      if (other) objects[this.lagBall(1 - i)] = other.place;
+      this.lag[i].place = legalize(p, area(i === 0 ? "lag-left" : "lag-right", objects, ball), this.lag[i].place);
+    } else if (v.phase === "place-w2") {
+      this.w2 = legalize(p, area("w2", v.position.balls, "W2", { corridors: v.w2_corridors }), this.w2);
+    } else {
+      this.place = legalize(p, area("hand", v.position.balls, v.shooter), this.place);
+    }
+    this.render();
+  }
+
+  aimOrigin() {
+    const v = this.data;
+    if (v.phase === "lag" || v.phase === "shootout-lag") return this.lagActive !== null ? this.lag[this.lagActive].place : null;
+    return this.cuePosition();
+  }
+
+  aimAt(p) {
+    if (!this.humanToMove()) return;
+    const v = this.data;
+    if (!["lag", "shootout-lag", "play", "shootout"].includes(v.phase)) return;
+    aimFrom(this.aimOrigin(), p);
+  }
+
+  click(p, ball) {
+    const v = this.data;
+    if (!this.humanToMove()) return;
+    if (v.phase === "play" || v.phase === "shootout") {
+      if (ball === v.shooter) return;
+      clickToCallOrAim(this, p, v.shooter);
+    } else if (v.phase === "lag" || v.phase === "shootout-lag") {
+      if (!ball) this.aimAt(p);
+    }
+  }
+
+  onStrokeChange() {
+    if (this.lagActive !== null && this.lag[this.lagActive] && (this.data.phase === "lag" || this.data.phase === "shootout-lag")) {
+      this.lag[this.lagActive].stroke = { ...app.stroke.value };
+    }
+    this.render();
+  }
+
+  aimCall() {
+    const v = this.data;
+    aimAtCall(v.shooter, this.cuePosition(), this.tableBalls());
+  }
+
+  // --- actions ---
+
+  async shoot() {
+    const v = this.data;
+    if (this.busy() || !this.humanToMove()) return;
+    clearMessage();
+    if (v.phase === "lag" || v.phase === "shootout-lag") {
+      if (this.lagActive !== null) this.lag[this.lagActive].stroke = { ...app.stroke.value };
+      const strokes = [0, 1].map((i) => (this.lag[i] ? { ...this.lag[i].stroke, ball: this.lagBall(i), place: this.lag[i].place } : null));
+      await this.act(() => api.lag(this.id, strokes));
+      return;
+    }
+    this.working = true;
+    this.render();
+    const resolved = await app.call.resolve();
+    this.working = false;
+    if (!this.alive()) return;
+    if (resolved.error) {
+      showMessage(resolved.error, "error");
+      this.render();
+      return;
+    }
+    const stroke = app.stroke.stroke(v.shooter);
+    if (v.from_hand) stroke.place = this.place;
+    const seconds = v.clock.mode === "wall" ? Math.min(3600, (performance.now() - this.turnStart) / 1000) : null;
+    await this.act(() => api.shot(this.id, resolved.call, stroke, seconds), { call: resolved.call });
+  }
+
+  /** Send one action; animate and rule what came back; carry on. */
+  async act(send, context = {}) {
+    if (this.working) return;
+    this.working = true;
+    this.render();
+    let played;
+    try {
+      played = await send();
+    } catch (error) {
+      this.working = false;
+      if (!this.alive()) return;
+      showError(error);
+      await this.resync();
+      return;
+    }
+    if (!this.alive()) return;
+    clearMessage();
+    await this.playOut(played, context);
+  }
+
+  async playOut(played, context = {}) {
+    const before = this.data;
+    const outcome = played.outcome;
+    this.working = true;
+    this.render();
+    if (outcome.records && outcome.records.length) {
+      app.view.overlay = { callBall: app.view.overlay.callBall, callPocket: app.view.overlay.callPocket };
+      await app.view.animate(outcome.records, animSpeed());
+    }
+    if (!this.alive()) return;
+    const call = played.action.kind === "shot" ? played.action.call : context.call;
+    this.entry = {
+      outcome,
+      names: before.players.map((p) => p.name),
+      who: outcome.ruling ? this.whoOf(outcome.ruling.shooter) : null,
+      call: played.action.kind === "shot" ? call : undefined,
+    };
+    this.addLog(played.action, outcome);
+    this.data = played.match; // the scoreboard changes with the ruling
+    renderScoreboard(played.match, {});
+    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive() });
+    if (!this.alive()) return;
+    this.working = false;
+    this.turnKey = null;
+    this.update(played.match);
+  }
+
+  async resync() {
+    try {
+      const view = await api.match(this.id);
+      if (this.alive()) this.update(view);
+    } catch (error) {
+      if (this.alive()) showError(error);
+    }
+  }
+
+  maybeComputer() {
+    const v = this.data;
+    if (!v || !v.computer_to_move || this.working || this.computerError) return;
+    const key = v.actions;
+    setTimeout(() => {
+      if (this.alive() && this.data.actions === key && this.data.computer_to_move && !this.working) this.runComputer();
+    }, 350 / animSpeed());
+  }
+
+  async runComputer() {
+    if (this.working) return;
+    this.computerError = null;
+    const v = this.data;
+    const send = v.phase === "lag" || v.phase === "shootout-lag" ? () => api.lag(this.id, [null, null]) : () => api.computer(this.id);
+    this.working = true;
+    this.render();
+    let played;
+    try {
+      played = await send();
+    } catch (error) {
+      this.working = false;
+      if (!this.alive()) return;
+      this.computerError = error;
+      showError(error);
+      this.render();
+      return;
+    }
+    if (!this.alive()) return;
+    await this.playOut(played);
+  }
+
+  async undo() {
+    if (this.busy()) return;
+    this.working = true;
+    try {
+      const view = await api.undo(this.id);
+      if (!this.alive()) return;
+      clearMessage();
+      this.working = false;
+      this.turnKey = null;
+      this.entry = view.last ? { outcome: view.last, names: view.players.map((p) => p.name) } : null;
+      if (this.log.length) this.loadLog();
+      this.renderRuling();
+      this.update(view);
+    } catch (error) {
+      this.working = false;
+      showError(error);
+      await this.resync();
+    }
+  }
+
+  startBreak() {
+    this.breakStart = performance.now();
+    this.render();
+  }
+
+  async endBreak() {
+    const seconds = Math.min(300, Math.max(1, (performance.now() - this.breakStart) / 1000));
+    const ball = this.breakBall();
+    this.breakStart = null;
+    await this.act(() => api.takeBreak(this.id, ball, Math.round(seconds * 10) / 10));
+  }
+
+  tick() {
+    const v = this.data;
+    if (!v) return;
+    if (this.breakStart !== null) this.renderPrompt();
+    if (v.clock.mode === "wall" && this.humanToMove() && (v.phase === "play" || v.phase === "shootout") && !this.working) {
+      renderClock(v, (performance.now() - this.turnStart) / 1000);
+    }
+  }
+
+  onLang() {
+    this.render();
+    this.renderRuling();
+    this.renderLog();
+  }
+}
+
+function lightOf(a) {
+  return { ...a.light, blocked: a.blockers };
+}
+
+// --- the scoreboard -------------------------------------------------------------------------------------------
+
+function kindLabel(kind) {
+  return kind === "human" ? t("match.person") : t("match.computer", { level: kind });
+}
+
+function renderScoreboard(v, { liveSeconds = 0 } = {}) {
+  const box = $("scoreboard");
+  box.replaceChildren();
+  const playing = v.phase === "play" || v.phase === "shootout";
+  const players = el("div", { class: "players" });
+  v.players.forEach((p, i) => {
+    const ball = p.cue_ball;
+    const atTable = Boolean(ball && playing && v.shooter === ball);
+    const score = ball ? v.scores[ball] : 0;
+    const card = el(
+      "div",
+      { class: `player${atTable ? " at-table" : ""}`, "data-testid": `player-${i}`, dataset: { ball: ball || "" } },
+      el("div", { class: "name-row" }, ballChip(ball), el("span", { class: "name", "data-testid": `name-${i}` }, p.name)),
+      el("div", { class: "kind" }, kindLabel(p.kind), ball ? ` · ${ball}` : ` · ${t("match.noBall")}`),
+      el("div", { class: "score-row" }, el("span", { class: "score", "data-testid": `score-${i}` }, String(score)), el("span", { class: "target" }, "/ 60")),
+      el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / 60) * 100))}%` })),
+      el(
+        "div",
+        { class: "stats" },
+        `${t("match.innings")}: `,
+        el("span", { "data-testid": `innings-${i}` }, String(ball ? v.innings[ball] : 0)),
+        ` · ${t("match.fouls")}: `,
+        el("span", { "data-testid": `fouls-${i}` }, String(ball ? v.fouls[ball] || 0 : 0)),
+      ),
+      el(
+        "div",
+        { class: "tags" },
+        atTable ? el("span", { class: "tag at", "data-testid": `at-table-${i}` }, t("match.atTable")) : null,
+        atTable && v.from_hand ? el("span", { class: "tag hand", "data-testid": `in-hand-${i}` }, t("match.inHand")) : null,
+      ),
+    );
+    players.append(card);
+  });
+  box.append(players);
+  const meta = el("div", { class: "meta" });
+  meta.append(el("span", { "data-testid": "phase", dataset: { phase: v.phase } }, `${t("match.phase")}: ${t(`phase.${v.phase}`)}`));
+  if (playing) meta.append(el("span", { "data-testid": "run" }, `${t("match.run")}: ${v.run}`));
+  box.append(meta);
+  const clock = el("div", { class: "clock", id: "clock", "data-testid": "clock" });
+  box.append(clock);
+  renderClock(v, liveSeconds);
+  if (v.shootout) {
+    const so = v.shootout;
+    const order = [so.first, so.first === "W1" ? "W2" : "W1"];
+    box.append(
+      el("div", { class: "shootout", "data-testid": "shootout" }, el("strong", {}, `${t("shootout.title")}: `), order.map((b) => `${b} `).join(""), t("shootout.innings", { a: so.innings[order[0]], b: so.innings[order[1]] })),
+    );
+  }
+  if (v.result) {
+    const r = v.result;
+    const i = v.players.findIndex((p) => p.cue_ball === r.winner);
+    const rec = v.players.map((p) => (p.cue_ball ? r.recorded[p.cue_ball] : 0));
+    box.append(
+      el(
+        "div",
+        { class: "result", "data-testid": "result" },
+        el("strong", {}, t("match.winner", { name: i >= 0 ? v.players[i].name : r.winner, ball: r.winner })),
+        ` · ${t("match.recorded", { a: rec[0], b: rec[1] })} · ${serverText(r.reason)}`,
+      ),
+    );
+  }
+}
+
+function renderClock(v, liveSeconds) {
+  const box = document.getElementById("clock");
+  if (!box) return;
+  const c = v.clock;
+  box.replaceChildren();
+  if (c.mode !== "wall") {
+    box.append(el("span", { class: "hint" }, `${t("clock.title")}: ${t("clock.off")}`));
+    box.dataset.mode = c.mode;
+    return;
+  }
+  box.dataset.mode = "wall";
+  const elapsed = c.elapsed + liveSeconds;
+  box.append(el("strong", {}, `${t("clock.title")}: `), el("span", { class: "mono", "data-testid": "clock-time" }, `${fmtClock(elapsed)} / ${fmtClock(c.limit)}`));
+  if (c.warned || elapsed >= c.limit - 300) box.append(el("span", { class: "tag warn", "data-testid": "clock-warning" }, t("clock.warning")));
+  if (c.final_innings) box.append(el("span", { class: "tag warn", "data-testid": "clock-final" }, t("clock.final", { left: c.final_innings.join(" ") || "–" })));
+}
+
+// --- the replay ----------------------------------------------------------------------------------------------
+
+class ReplayMode {
+  constructor(id, step) {
+    this.id = id;
+    this.session = app.session;
+    this.actions = [];
+    this.base = null;
+    this.index = step; // the last action shown (-1: the start)
+    this.working = false;
+    this.playing = false;
+    this.entry = null;
+  }
+
+  alive() {
+    return app.session === this.session;
+  }
+
+  busy() {
+    return this.working || app.view.animating;
+  }
+
+  async enter() {
+    showScreen("table");
+    showPanels({ replay: true });
+    fitTable();
+    $("phase-actions").replaceChildren();
+    $("log").replaceChildren();
+    $("ruling").replaceChildren();
+    try {
+      const [base, actions] = await Promise.all([api.match(this.id), api.actions(this.id)]);
+      if (!this.alive()) return;
+      this.base = base;
+      this.actions = actions;
+    } catch (error) {
+      showError(error);
+      return;
+    }
+    this.index = Math.max(-1, Math.min(this.actions.length - 1, this.index ?? -1));
+    this.showStatic();
+  }
+
+  initialPosition() {
+    const s = app.table.spots;
+    return { K: s.centre, R1: s["head-string"], R2: s["foot-string"] };
+  }
+
+  /** A scoreboard view of the match as it stood after action `i`. */
+  viewAt(i) {
+    const b = this.base;
+    if (i < 0) {
+      return { ...b, phase: "lag", position: { balls: this.initialPosition() }, scores: { W1: 0, W2: 0 }, innings: { W1: 0, W2: 0 }, run: 0, players: b.players.map((p) => ({ ...p, cue_ball: null })), fouls: { W1: 0, W2: 0 }, shootout: null, result: null, clock: { ...b.clock, elapsed: 0, final_innings: null, warned: false } };
+    }
+    const s = this.actions[i].state_after;
+    const fouls = { W1: 0, W2: 0 };
+    for (const a of this.actions.slice(0, i + 1)) {
+      const r = a.outcome.ruling;
+      if (r && r.fouls.length) fouls[r.shooter] += 1;
+    }
+    return {
+      ...b,
+      phase: s.phase,
+      position: s.position,
+      scores: s.game.scores,
+      innings: s.innings,
+      run: s.run,
+      shooter: s.game.shooter,
+      from_hand: (s.game.in_hand || []).includes(s.game.shooter),
+      players: b.players.map((p, k) => ({ ...p, cue_ball: s.owners ? s.owners[k] : null })),
+      fouls,
+      shootout: s.shootout,
+      result: s.result,
+      clock: { ...b.clock, ...s.clock, limit: b.clock.limit },
+    };
+  }
+
+  showStatic() {
+    const v = this.viewAt(this.index);
+    renderScoreboard(v);
+    app.view.balls = { ...v.position.balls };
+    app.view.overlay = {};
+    app.view.draw();
+    const a = this.index >= 0 ? this.actions[this.index] : null;
+    this.entry = a ? { outcome: a.outcome, names: this.base.players.map((p) => p.name), who: a.outcome.ruling ? a.outcome.ruling.shooter : null, call: a.action.kind === "shot" ? a.action.call : undefined } : null;
+    renderOutcome($("ruling"), this.entry);
+    this.renderControls();
+  }
+
+  describe(a) {
+    if (!a) return t("replay.start");
+    const act = a.action;
+    const names = this.base.players.map((p) => p.name);
+    if (act.kind === "lag") return t("replay.lag");
+    if (act.kind === "choose") return t("replay.choose", { name: names[a.player] ?? "", ball: act.cue_ball });
+    if (act.kind === "place-w2") return t("replay.place", { x: act.point[0].toFixed(3), y: act.point[1].toFixed(3) });
+    if (act.kind === "shot") return t("replay.shot", { ball: act.stroke.ball, call: act.call ?? t("ruling.noCall"), speed: act.stroke.speed.toFixed(2), direction: act.stroke.direction.toFixed(1) });
+    return t("replay.break", { s: act.seconds });
+  }
+
+  renderControls() {
+    const n = this.actions.length;
+    $("replay-step").textContent = t("replay.step", { i: this.index + 1, n });
+    $("replay-step").dataset.index = String(this.index);
+    $("replay-action").textContent = this.describe(this.index >= 0 ? this.actions[this.index] : null);
+    const names = this.base.players.map((p) => p.name);
+    $("prompt").textContent = t("replay.prompt", { id: this.id, a: names[0], b: names[1] });
+    const busy = this.busy();
+    $("replay-first").disabled = busy || this.index < 0;
+    $("replay-prev").disabled = busy || this.index < 0;
+    $("replay-next").disabled = busy || this.index >= n - 1;
+    $("replay-play").textContent = this.playing ? "■" : t("replay.play");
+    $("replay-play").disabled = this.index >= n - 1 && !this.playing;
+    history.replaceState(null, "", `#/replay/${this.id}/${this.index}`);
+  }
+
+  async next() {
+    if (this.busy() || this.index >= this.actions.length - 1) return false;
+    const i = this.index + 1;
+    this.working = true;
+    this.renderControls();
+    let played;
+    try {
+      played = await api.animation(this.id, i);
+    } catch (error) {
+      this.working = false;
+      showError(error);
+      this.renderControls();
+      return false;
+    }
+    if (!this.alive()) return false;
+    const before = this.viewAt(i - 1);
+    app.view.balls = { ...before.position.balls };
+    app.view.overlay = {};
+    if (played.outcome.records && played.outcome.records.length) await app.view.animate(played.outcome.records, animSpeed());
+    if (!this.alive()) return false;
+    this.index = i;
+    const a = this.actions[i];
+    renderScoreboard(played.match);
+    app.view.balls = { ...a.state_after.position.balls };
+    app.view.draw();
+    this.entry = { outcome: played.outcome, names: this.base.players.map((p) => p.name), who: played.outcome.ruling ? played.outcome.ruling.shooter : null, call: a.action.kind === "shot" ? a.action.call : undefined };
+    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive() });
+    this.working = false;
+    this.renderControls();
+    return true;
+  }
+
+  go(i) {
+    if (this.busy()) return;
+    this.index = Math.max(-1, Math.min(this.actions.length - 1, i));
+    this.showStatic();
+  }
+
+  async playAll() {
+    if (this.playing) {
+      this.playing = false;
+      this.renderControls();
+      return;
+    }
+    this.playing = true;
+    this.renderControls();
+    while (this.playing && this.alive() && this.index < this.actions.length - 1) {
+      if (!(await this.next())) break;
+      await sleep(300 / animSpeed());
+    }
+    this.playing = false;
+    if (this.alive()) this.renderControls();
+  }
+
+  onLang() {
+    renderScoreboard(this.viewAt(this.index));
+    renderOutcome($("ruling"), this.entry);
+    this.renderControls();
+  }
+}
+
+// --- the study table -----------------------------------------------------------------------------------------
+
+class StudyMode {
+  constructor() {
+    this.session = app.session;
+    this.working = false;
+    const saved = loadStudy();
+    this.position = saved.position || this.startPosition();
+    this.shooter = saved.shooter || "W1";
+    this.before = null;
+    this.advice = [];
+    this.entry = null;
+  }
+
+  alive() {
+    return app.session === this.session;
+  }
+
+  busy() {
+    return this.working || app.view.animating;
+  }
+
+  startPosition() {
+    const s = app.table.spots;
+    const g = app.view.geo;
+    return { W1: [g.W * 0.62, g.L * 0.15], W2: [g.W * 0.5, g.L * 0.92], R1: s["head-string"], R2: s["foot-string"], K: s.centre };
+  }
+
+  enter() {
+    showScreen("table");
+    showPanels({ call: true, stroke: true, shoot: true, study: true });
+    $("undo").hidden = true;
+    $("take-break").hidden = true;
+    $("phase-actions").replaceChildren();
+    $("log").replaceChildren();
+    $("ruling").replaceChildren();
+    $("scoreboard").replaceChildren();
+    fitTable();
+    app.call.reset();
+    this.aimDefault();
+    this.render();
+  }
+
+  save() {
+    try {
+      localStorage.setItem(STUDY_KEY, JSON.stringify({ position: this.position, shooter: this.shooter }));
+    } catch {
+      // storage full or off: the study position lasts for this page only
+    }
+  }
+
+  aimDefault() {
+    const cue = this.position[this.shooter];
+    const k = this.position.K;
+    if (cue && k) app.stroke.set({ direction: normaliseDirection(degrees(Math.atan2(k[1] - cue[1], k[0] - cue[0]))) }, { silent: true });
+  }
+
+  render() {
+    if (!this.alive()) return;
+    const busy = this.busy();
+    $("study-shooter").value = this.shooter;
+    const shoot = $("shoot");
+    shoot.hidden = false;
+    shoot.textContent = t("stroke.shoot");
+    shoot.disabled = busy;
+    $("advise").disabled = busy;
+    $("study-back").disabled = busy || !this.before;
+    $("prompt").textContent = this.position[this.shooter] ? t("study.prompt", { ball: this.shooter }) : t("study.cueMissing", { ball: this.shooter });
+    const boxes = $("study-balls");
+    boxes.replaceChildren(
+      ...BALL_IDS.map((b) =>
+        el(
+          "label",
+          { class: "check" },
+          el("input", { type: "checkbox", "data-testid": `study-ball-${b}`, checked: Boolean(this.position[b]), disabled: busy, onchange: (e) => this.toggle(b, e.target.checked) }),
+          ballChip(b),
+          b,
+        ),
+      ),
+    );
+    app.call.setBalls(Object.keys(this.position), this.shooter);
+    if (!app.view.animating) {
+      const c = app.call.current();
+      app.view.balls = { ...this.position };
+      const cue = this.position[this.shooter];
+      app.view.overlay = {
+        draggable: Object.keys(this.position),
+        aims: cue && !this.advice.length ? [{ from: cue, ball: this.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed }] : [],
+        advice: this.advice,
+        callBall: c.ball,
+        callPocket: c.pocket,
+      };
+      app.view.draw();
+    }
+    app.view.canvas.dataset.adviceCount = String(this.advice.length);
+    app.view.canvas.dataset.phase = "study";
+    this.renderAdvice();
+  }
+
+  renderAdvice() {
+    const list = $("advice-list");
+    list.replaceChildren(
+      ...this.advice.map((a, i) =>
+        el(
+          "li",
+          { "data-testid": "advice-item", class: "advice-item", onclick: () => this.useAdvice(i) },
+          el("span", { class: "mono strong" }, a.call ?? `(${t("study.safety")})`),
+          " ",
+          el("span", { class: "hint" }, [t("study.pPot", { p: Math.round(a.p_pot * 100) }), t("study.ev", { e: a.expected_points.toFixed(2) }), t("study.pFoul", { p: Math.round(a.p_foul * 100) })].join(" · ")),
+        ),
+      ),
+    );
+  }
+
+  toggle(ball, on) {
+    this.advice = [];
+    if (on) {
+      const start = this.startPosition()[ball];
+      const spot = legalize(start, area("bed", this.position, ball), null) || firstLegal([start], area("bed", this.position, ball));
+      if (spot) this.position[ball] = spot;
+    } else {
+      delete this.position[ball];
+    }
+    this.save();
+    this.render();
+  }
+
+  draggableAt(p) {
+    return app.view.ballAt(p, 1.3);
+  }
+
+  dragTo(ball, p) {
+    this.advice = [];
+    this.position[ball] = legalize(p, area("bed", this.position, ball), this.position[ball]);
+    this.render();
+  }
+
+  dragEnd() {
+    this.save();
+  }
+
+  aimAt(p) {
+    this.advice = [];
+    aimFrom(this.position[this.shooter], p);
+  }
+
+  click(p, ball) {
+    if (ball === this.shooter) return;
+    clickToCallOrAim(this, p, this.shooter);
+  }
+
+  onStrokeChange() {
+    this.advice = [];
+    this.render();
+  }
+
+  aimCall() {
+    aimAtCall(this.shooter, this.position[this.shooter], this.position);
+  }
+
+  setShooter(ball) {
+    this.shooter = ball;
+    this.advice = [];
+    this.save();
+    app.call.reset();
+    this.aimDefault();
+    this.render();
+  }
+
+  async shoot() {
+    if (this.busy()) return;
+    clearMessage();
+    if (!this.position[this.shooter]) {
+      showMessage(t("study.cueMissing", { ball: this.shooter }), "error");
+      return;
+    }
+    this.working = true;
+    this.render();
+    const resolved = await app.call.resolve();
+    if (resolved.error) {
+      this.working = false;
+      showMessage(resolved.error, "error");
+      this.render();
+      return;
+    }
+    const body = { position: { balls: this.position }, stroke: app.stroke.stroke(this.shooter), call: resolved.call, state: { shooter: this.shooter } };
+    let answer;
+    try {
+      answer = await api.studyShot(body);
+    } catch (error) {
+      this.working = false;
+      showError(error);
+      this.render();
+      return;
+    }
+    if (!this.alive()) return;
+    this.advice = [];
+    await app.view.animate([answer.record], animSpeed());
+    if (!this.alive()) return;
+    this.before = { ...this.position };
+    this.position = { ...answer.ruling.position.balls };
+    this.save();
+    this.entry = { outcome: { ruling: answer.ruling, notes: [] }, who: this.shooter, call: resolved.call };
+    this.working = false;
+    this.render();
+    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive() });
+  }
+
+  async advise() {
+    if (this.busy()) return;
+    clearMessage();
+    this.working = true;
+    this.render();
+    $("prompt").textContent = t("study.advising");
+    $("advise").dataset.state = "working";
+    try {
+      const list = await api.advise({ position: { balls: this.position }, state: { shooter: this.shooter }, level: $("advise-level").value, limit: 5 });
+      if (!this.alive()) return;
+      this.advice = list.map((a) => {
+        const tokens = (a.call || "").split(/\s+/);
+        return { ...a, ball: a.call ? calledBall(a.call) : null, pocket: a.call ? tokens[tokens.length - 1] : null };
+      });
+      if (!this.advice.length) showMessage(t("study.noAdvice"), "info");
+    } catch (error) {
+      if (this.alive()) showError(error);
+    }
+    $("advise").dataset.state = "done";
+    this.working = false;
+    this.render();
+  }
+
+  useAdvice(i) {
+    const a = this.advice[i];
+    if (!a) return;
+    const s = a.stroke;
+    app.stroke.set({ direction: normaliseDirection(s.direction), speed: s.speed, elevation: s.elevation || 0, side: s.side || 0, follow: s.follow || 0 }, { silent: true });
+    app.call.setText(a.call || "");
+    this.advice = [a];
+    this.render();
+  }
+
+  back() {
+    if (!this.before || this.busy()) return;
+    this.position = { ...this.before };
+    this.before = null;
+    this.advice = [];
+    this.save();
+    this.render();
+  }
+
+  reset() {
+    if (this.busy()) return;
+    this.position = this.startPosition();
+    this.before = null;
+    this.advice = [];
+    this.save();
+    this.aimDefault();
+    this.render();
+  }
+
+  tick() {}
+
+  onLang() {
+    this.render();
+    renderOutcome($("ruling"), this.entry);
+  }
+}
+
+function loadStudy() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STUDY_KEY) || "{}");
+    if (data && data.position && typeof data.position === "object") return data;
+  } catch {
+    // a damaged saved position: start afresh
+  }
+  return {};
+}
+
+// --- start and history screens -------------------------------------------------------------------------------
+
+async function enterStart() {
+  showScreen("start");
+  app.mode = null;
+  const name = localStorage.getItem(NAME_KEY) || "";
+  const form = $("form-computer");
+  if (!form.name.value) form.name.value = name || t("start.defaultName");
+  const two = $("form-two");
+  if (!two.name1.value) two.name1.value = name || `${t("start.defaultName")} 1`;
+  if (!two.name2.value) two.name2.value = `${t("start.defaultName")} 2`;
+  renderLevels();
+}
+
+function renderLevels() {
+  const select = $("form-computer").level;
+  const keep = select.value || "beginner";
+  const levels = Object.keys(app.players || {}).filter((k) => k !== "human");
+  select.replaceChildren(...levels.map((k) => el("option", { value: k }, k)));
+  select.value = levels.includes(keep) ? keep : levels[0];
+  describeLevel();
+}
+
+function describeLevel() {
+  const level = $("form-computer").level.value;
+  $("level-description").textContent = app.players && level ? levelDescription(level, app.players[level]) : "";
+}
+
+async function createMatch(players, clock, seed) {
+  clearMessage();
+  const body = { players, clock: clock ? "wall" : "off" };
+  if (seed !== null && seed !== "" && seed !== undefined) body.seed = Number(seed);
+  try {
+    const view = await api.createMatch(body);
+    location.hash = `#/match/${view.id}`;
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function enterHistory() {
+  showScreen("history");
+  app.mode = null;
+  const session = app.session;
+  let matches;
+  try {
+    matches = await api.matches();
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  if (session !== app.session) return;
+  const rows = $("history-rows");
+  rows.replaceChildren(
+    ...matches.map((m) => {
+      const names = m.players.map((p) => `${p.name}${p.kind === "human" ? "" : ` (${p.kind})`}`).join(" – ");
+      const result = m.result ? `${m.result.winner} · ${m.result.recorded.W1}–${m.result.recorded.W2}` : "";
+      return el(
+        "tr",
+        { "data-testid": "history-row", dataset: { matchId: String(m.id), status: m.status } },
+        el("td", {}, String(m.id)),
+        el("td", {}, names),
+        el("td", {}, t(m.status === "over" ? "history.over" : "history.playing")),
+        el("td", {}, String(m.actions)),
+        el("td", {}, result),
+        el("td", { class: "hint" }, new Date(m.updated_at).toLocaleString(lang() === "fi" ? "fi-FI" : "en-GB")),
+        el(
+          "td",
+          { class: "actions" },
+          m.status !== "over" ? el("a", { class: "button small primary", href: `#/match/${m.id}`, "data-testid": "continue" }, t("history.continue")) : null,
+          m.actions > 0 ? el("a", { class: "button small", href: `#/replay/${m.id}`, "data-testid": "replay" }, t("history.replay")) : null,
+        ),
+      );
+    }),
+  );
+  $("history-empty").hidden = matches.length > 0;
+}
+
+// --- routing -------------------------------------------------------------------------------------------------
+
+async function route() {
+  app.session += 1;
+  app.view.skip();
+  clearMessage();
+  const hash = location.hash || "#/";
+  let m;
+  if ((m = hash.match(/^#\/match\/(\d+)$/))) {
+    app.mode = new MatchMode(Number(m[1]));
+    await app.mode.enter();
+  } else if ((m = hash.match(/^#\/replay\/(\d+)(?:\/(-?\d+))?$/))) {
+    app.mode = new ReplayMode(Number(m[1]), m[2] === undefined ? -1 : Number(m[2]));
+    await app.mode.enter();
+  } else if (hash === "#/study") {
+    app.mode = new StudyMode();
+    app.mode.enter();
+  } else if (hash === "#/history") {
+    await enterHistory();
+  } else {
+    await enterStart();
+  }
+  document.body.dataset.ready = "true";
+}
+
+// --- start-up ------------------------------------------------------------------------------------------------
+
+function wire() {
+  for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
+  onLangChange(() => {
+    app.stroke.render();
+    app.call.renderStatus();
+    if (document.body.dataset.screen === "start") renderLevels();
+    if (document.body.dataset.screen === "history") enterHistory();
+    if (app.mode && app.mode.onLang) app.mode.onLang();
+  });
+  $("message-close").addEventListener("click", clearMessage);
+  $("shoot").addEventListener("click", () => app.mode && app.mode.shoot && app.mode.shoot());
+  $("undo").addEventListener("click", () => app.mode && app.mode.undo && app.mode.undo());
+  $("take-break").addEventListener("click", () => app.mode && app.mode.startBreak && app.mode.startBreak());
+  $("aim-call").addEventListener("click", () => app.mode && app.mode.aimCall && app.mode.aimCall());
+  $("skip-anim").addEventListener("click", () => app.view.skip());
+  const speed = $("anim-speed");
+  speed.value = String(animSpeed());
+  if (!speed.value) speed.value = "1";
+  speed.addEventListener("change", () => localStorage.setItem(ANIM_KEY, speed.value));
+  $("advise").addEventListener("click", () => app.mode instanceof StudyMode && app.mode.advise());
+  $("study-back").addEventListener("click", () => app.mode instanceof StudyMode && app.mode.back());
+  $("study-reset").addEventListener("click", () => app.mode instanceof StudyMode && app.mode.reset());
+  $("study-shooter").addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setShooter(e.target.value));
+  $("replay-next").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.next());
+  $("replay-prev").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(app.mode.index - 1));
+  $("replay-first").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(-1));
+  $("replay-play").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.playAll());
+
+  const form = $("form-computer");
+  form.level.addEventListener("change", describeLevel);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = form.name.value.trim() || t("start.defaultName");
+    localStorage.setItem(NAME_KEY, name);
+    const me = { name, kind: "human" };
+    const level = form.level.value;
+    const bot = { name: `${level[0].toUpperCase()}${level.slice(1)}`, kind: level };
+    createMatch(form.second.checked ? [bot, me] : [me, bot], form.clock.checked, form.seed.value);
+  });
+  const two = $("form-two");
+  two.addEventListener("submit", (event) => {
+    event.preventDefault();
+    createMatch(
+      [
+        { name: two.name1.value.trim() || `${t("start.defaultName")} 1`, kind: "human" },
+        { name: two.name2.value.trim() || `${t("start.defaultName")} 2`, kind: "human" },
+      ],
+      two.clock.checked,
+      null,
+    );
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const tag = (event.target && event.target.tagName) || "";
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || !app.mode || !app.stroke) return;
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      const step = (event.shiftKey ? 1 : 0.1) * (event.key === "ArrowLeft" ? 1 : -1);
+      app.stroke.set({ direction: normaliseDirection(app.stroke.value.direction + step) });
+      event.preventDefault();
+    }
+  });
+  window.addEventListener("resize", fitTable);
+  window.addEventListener("hashchange", route);
+  setInterval(() => app.mode && app.mode.tick && app.mode.tick(), 1000);
+}
+
+async function main() {
+  applyLabels(document);
+  app.stroke = new StrokeControls(() => app.mode && app.mode.onStrokeChange && app.mode.onStrokeChange());
+  app.call = new CallControls(() => app.mode && app.mode.render && app.mode.render());
+  wire();
+  try {
+    const [table, players] = await Promise.all([api.table(), api.players()]);
+    app.table = table;
+    app.players = players;
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  app.view = new TableView($("table"), app.table);
+  installPointer(app.view.canvas);
+  await route();
+}
+
+main();

@@ -1,0 +1,342 @@
+// The stroke controls (direction, power, cue-tip offset, elevation) and the call builder.
+
+import { api } from "./api.js";
+import { t } from "./i18n.js";
+import { POCKET_IDS } from "./table.js";
+
+export const MAX_TIP = 0.5; // fractions of the ball radius: sqrt(side² + follow²) <= 0.5
+const $ = (id) => document.getElementById(id);
+
+export function normaliseDirection(d) {
+  let x = ((d % 360) + 360) % 360;
+  if (x > 180) x -= 360;
+  return Math.round(x * 1000) / 1000;
+}
+
+export class StrokeControls {
+  constructor(onChange) {
+    this.onChange = onChange;
+    this.value = { direction: 90, speed: 2, elevation: 0, side: 0, follow: 0 };
+    this.direction = $("direction");
+    this.speed = $("speed");
+    this.speedOut = $("speed-out");
+    this.elevation = $("elevation");
+    this.elevationOut = $("elevation-out");
+    this.tip = $("tip");
+    this.tipOut = $("tip-out");
+    this.direction.addEventListener("change", () => {
+      const v = Number(this.direction.value);
+      if (Number.isFinite(v)) this.set({ direction: normaliseDirection(v) });
+    });
+    for (const button of document.querySelectorAll("[data-nudge]")) {
+      button.addEventListener("click", () => this.set({ direction: normaliseDirection(this.value.direction + Number(button.dataset.nudge)) }));
+    }
+    this.speed.addEventListener("input", () => this.set({ speed: Number(this.speed.value) }));
+    this.elevation.addEventListener("input", () => this.set({ elevation: Number(this.elevation.value) }));
+    $("tip-centre").addEventListener("click", () => this.set({ side: 0, follow: 0 }));
+    let dragging = false;
+    const tipAt = (event) => {
+      const rect = this.tip.getBoundingClientRect();
+      const r = rect.width * 0.42;
+      let side = (event.clientX - rect.left - rect.width / 2) / r;
+      let follow = -(event.clientY - rect.top - rect.height / 2) / r;
+      const m = Math.hypot(side, follow);
+      if (m > MAX_TIP) {
+        side = (side / m) * MAX_TIP;
+        follow = (follow / m) * MAX_TIP;
+      }
+      this.set({ side: Math.round(side * 100) / 100, follow: Math.round(follow * 100) / 100 });
+    };
+    this.tip.addEventListener("pointerdown", (event) => {
+      dragging = true;
+      this.tip.setPointerCapture(event.pointerId);
+      tipAt(event);
+    });
+    this.tip.addEventListener("pointermove", (event) => dragging && tipAt(event));
+    this.tip.addEventListener("pointerup", () => {
+      dragging = false;
+    });
+    this.render();
+  }
+
+  set(partial, { silent = false } = {}) {
+    Object.assign(this.value, partial);
+    const v = this.value;
+    const m = Math.hypot(v.side, v.follow);
+    if (m > MAX_TIP) {
+      v.side = (v.side / m) * MAX_TIP;
+      v.follow = (v.follow / m) * MAX_TIP;
+    }
+    v.speed = Math.min(8, Math.max(0.1, v.speed));
+    v.elevation = Math.min(60, Math.max(0, v.elevation));
+    this.render();
+    if (!silent && this.onChange) this.onChange(v);
+  }
+
+  stroke(ball) {
+    const v = this.value;
+    return { ball, speed: v.speed, direction: v.direction, elevation: v.elevation, side: v.side, follow: v.follow };
+  }
+
+  render() {
+    const v = this.value;
+    if (document.activeElement !== this.direction) this.direction.value = v.direction.toFixed(2);
+    this.speed.value = String(v.speed);
+    this.speedOut.textContent = `${v.speed.toFixed(2)} m/s`;
+    this.elevation.value = String(v.elevation);
+    this.elevationOut.textContent = `${v.elevation.toFixed(0)}°`;
+    const follow = v.follow >= 0 ? `${t("stroke.follow")} ${v.follow.toFixed(2)}` : `${t("stroke.draw")} ${(-v.follow).toFixed(2)}`;
+    this.tipOut.textContent = `${t("stroke.side")} ${v.side.toFixed(2)} · ${follow}`;
+    this.tip.dataset.side = String(v.side);
+    this.tip.dataset.follow = String(v.follow);
+    this.drawTip();
+  }
+
+  drawTip() {
+    const canvas = this.tip;
+    const dpr = window.devicePixelRatio || 1;
+    const size = canvas.clientWidth || 120;
+    if (canvas.width !== Math.round(size * dpr)) {
+      canvas.width = Math.round(size * dpr);
+      canvas.height = Math.round(size * dpr);
+    }
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, size, size);
+    const c = size / 2;
+    const r = size * 0.42;
+    const grad = ctx.createRadialGradient(c - r * 0.3, c - r * 0.3, r * 0.1, c, c, r);
+    grad.addColorStop(0, "#ffffff");
+    grad.addColorStop(1, "#cfc7b2");
+    ctx.fillStyle = grad;
+    ctx.beginPath();
+    ctx.arc(c, c, r, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.strokeStyle = "#888";
+    ctx.stroke();
+    ctx.setLineDash([3, 3]);
+    ctx.strokeStyle = "#2a7";
+    ctx.beginPath();
+    ctx.arc(c, c, r * MAX_TIP, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.strokeStyle = "rgba(0,0,0,0.2)";
+    ctx.beginPath();
+    ctx.moveTo(c - r, c);
+    ctx.lineTo(c + r, c);
+    ctx.moveTo(c, c - r);
+    ctx.lineTo(c, c + r);
+    ctx.stroke();
+    const x = c + this.value.side * r;
+    const y = c - this.value.follow * r;
+    ctx.fillStyle = "#1c5fd4";
+    ctx.beginPath();
+    ctx.arc(x, y, 6, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+}
+
+/** Builds the call text `[cushions] [kyyti|kara X [cushions]] BALL [cushions] [kiss X [cushions]] POCKET`
+ * from the selects (or takes it as typed) and checks it with POST /api/calls/check. */
+export class CallControls {
+  constructor(onChange) {
+    this.onChange = onChange;
+    this.shooter = "W1";
+    this.balls = [];
+    this.noCall = $("no-call");
+    this.ball = $("call-ball");
+    this.pocket = $("call-pocket");
+    this.cueRoute = $("call-cue-route");
+    this.ballRoute = $("call-ball-route");
+    this.konsti = $("call-konsti");
+    this.konstiBall = $("call-konsti-ball");
+    this.konstiRoute = $("call-konsti-route");
+    this.text = $("call-text");
+    this.status = $("call-status");
+    this.checked = null; // {text, ok, call, error}
+    this._timer = null;
+    this._seq = 0;
+    for (const el of [this.ball, this.pocket, this.konsti, this.konstiBall]) el.addEventListener("change", () => this.compose());
+    for (const el of [this.cueRoute, this.ballRoute, this.konstiRoute]) el.addEventListener("input", () => this.compose());
+    this.noCall.addEventListener("change", () => this.compose());
+    this.text.addEventListener("input", () => {
+      this.noCall.checked = this.text.value.trim() === "" && this.noCall.checked;
+      this.scheduleCheck();
+      this.changed();
+    });
+    this.setBalls(["W2", "R1", "R2", "K"], "W1");
+  }
+
+  /** The object balls that may be called (those on the table, not the shooter's own). */
+  setBalls(balls, shooter) {
+    const callable = balls.filter((b) => b !== shooter).sort();
+    if (shooter === this.shooter && callable.join() === this.balls.join() && this.pocket.options.length) return;
+    const shooterChanged = shooter !== this.shooter;
+    this.shooter = shooter;
+    this.balls = callable;
+    if (shooterChanged) this.scheduleCheck(0);
+    fillSelect(this.ball, ["", ...this.balls], this.ball.value);
+    fillSelect(this.konstiBall, ["", ...this.balls], this.konstiBall.value);
+    fillSelect(this.pocket, ["", ...POCKET_IDS], this.pocket.value);
+  }
+
+  reset() {
+    this.noCall.checked = false;
+    for (const el of [this.ball, this.pocket, this.konsti, this.konstiBall]) el.value = "";
+    for (const el of [this.cueRoute, this.ballRoute, this.konstiRoute, this.text]) el.value = "";
+    this.checked = null;
+    this.renderStatus();
+    this.changed();
+  }
+
+  setBall(ball) {
+    if (!this.balls.includes(ball)) return;
+    this.noCall.checked = false;
+    this.ball.value = ball;
+    this.compose();
+  }
+
+  setPocket(pocket) {
+    this.noCall.checked = false;
+    this.pocket.value = pocket;
+    this.compose();
+  }
+
+  /** Load a call text (from the advisor) as it is. */
+  setText(text) {
+    this.noCall.checked = !text;
+    for (const el of [this.ball, this.pocket, this.konsti, this.konstiBall]) el.value = "";
+    for (const el of [this.cueRoute, this.ballRoute, this.konstiRoute]) el.value = "";
+    this.text.value = text || "";
+    const tokens = (text || "").split(/\s+/);
+    const last = tokens[tokens.length - 1];
+    if (POCKET_IDS.includes(last)) this.pocket.value = last;
+    const ball = calledBall(text || "");
+    if (ball && this.balls.includes(ball)) this.ball.value = ball;
+    this.scheduleCheck(0);
+    this.changed();
+  }
+
+  compose() {
+    if (this.noCall.checked) {
+      this.text.value = "";
+    } else {
+      const tokens = [];
+      const konsti = this.konsti.value;
+      const x = this.konstiBall.value;
+      const add = (value) => value.trim() && tokens.push(value.trim());
+      add(this.cueRoute.value);
+      if ((konsti === "kyyti" || konsti === "kara") && x) {
+        tokens.push(konsti, x);
+        add(this.konstiRoute.value);
+      }
+      if (this.ball.value) tokens.push(this.ball.value);
+      add(this.ballRoute.value);
+      if (konsti === "kiss" && x) {
+        tokens.push("kiss", x);
+        add(this.konstiRoute.value);
+      }
+      if (this.pocket.value) tokens.push(this.pocket.value);
+      this.text.value = this.ball.value && this.pocket.value ? tokens.join(" ") : "";
+    }
+    this.scheduleCheck();
+    this.changed();
+  }
+
+  changed() {
+    if (this.onChange) this.onChange(this.current());
+  }
+
+  /** {ball, pocket} of the call as far as it can be read without the server (for the table's highlights). */
+  current() {
+    const text = this.text.value.trim();
+    const tokens = text.split(/\s+/).map((s) => s.toUpperCase());
+    const last = tokens[tokens.length - 1];
+    return { text, noCall: this.noCall.checked, ball: calledBall(text), pocket: POCKET_IDS.includes(last) ? last : null };
+  }
+
+  scheduleCheck(delay = 250) {
+    clearTimeout(this._timer);
+    const text = this.text.value.trim();
+    if (!text) {
+      this.checked = null;
+      this.renderStatus();
+      return;
+    }
+    this.status.textContent = t("call.checking");
+    this.status.className = "call-status";
+    this._timer = setTimeout(() => this.check(), delay);
+  }
+
+  /** Check the current text with the server; resolves to {ok, call, error}. */
+  async check() {
+    const text = this.text.value.trim();
+    const seq = ++this._seq;
+    let result;
+    try {
+      const answer = await api.checkCall(text, this.shooter);
+      result = { text, ok: true, call: answer.call, ball: answer.ball, pocket: answer.pocket };
+    } catch (error) {
+      result = { text, ok: false, error: error.message };
+    }
+    if (seq === this._seq) {
+      this.checked = result;
+      this.renderStatus();
+    }
+    return result;
+  }
+
+  renderStatus() {
+    const c = this.checked;
+    if (this.noCall.checked) {
+      this.status.textContent = t("call.noCall");
+      this.status.className = "call-status";
+    } else if (!c) {
+      this.status.textContent = "";
+      this.status.className = "call-status";
+    } else if (c.ok) {
+      this.status.textContent = `✓ ${t("call.valid", { call: c.call })}`;
+      this.status.className = "call-status ok";
+    } else {
+      this.status.textContent = `✗ ${c.error}`;
+      this.status.className = "call-status bad";
+    }
+    this.status.dataset.state = !c ? "none" : c.ok ? "ok" : "bad";
+  }
+
+  /** What to send: {call: text|null} or {error}. */
+  async resolve() {
+    if (this.noCall.checked) return { call: null };
+    const text = this.text.value.trim();
+    if (!text) return { error: t("call.missing") };
+    clearTimeout(this._timer);
+    const checked = this.checked && this.checked.text === text ? this.checked : await this.check();
+    if (!checked.ok) return { error: checked.error };
+    return { call: checked.call };
+  }
+}
+
+function fillSelect(select, values, keep) {
+  select.replaceChildren(
+    ...values.map((v) => {
+      const option = document.createElement("option");
+      option.value = v;
+      option.textContent = v || t("call.choose");
+      return option;
+    }),
+  );
+  select.value = values.includes(keep) ? keep : "";
+}
+
+/** The called ball of a call text: the ball word that does not follow kyyti/kara/kiss. */
+export function calledBall(text) {
+  const tokens = text.trim().split(/\s+/).map((s) => s.toUpperCase());
+  for (let i = 0; i < tokens.length; i++) {
+    if (["KYYTI", "KARA", "KISS"].includes(tokens[i])) {
+      i += 1;
+      continue;
+    }
+    if (["W1", "W2", "R1", "R2", "K"].includes(tokens[i])) return tokens[i];
+  }
+  return null;
+}

@@ -1,0 +1,400 @@
+// Finnish and English for every label of the page. The referee's rulings come with both languages from the
+// server (`fi`, `en`); the few server texts that come in English only (clock notes, lag reasons, the result's
+// reason) are translated here by their exact English wording.
+
+const STORAGE_KEY = "kaisa.lang";
+
+const STRINGS = {
+  en: {
+    "nav.new": "New game",
+    "nav.history": "History",
+    "nav.study": "Study",
+    "start.title": "Kaisa, the Finnish five-ball billiards",
+    "start.computer": "Against the computer",
+    "start.yourName": "Your name",
+    "start.level": "Level",
+    "start.computerFirst": "The computer is player 1",
+    "start.clock": "Competition clock (60 min)",
+    "start.more": "More",
+    "start.seed": "Seed (optional, for a repeatable computer)",
+    "start.play": "Play",
+    "start.two": "Two players at one screen",
+    "start.player1": "Player 1",
+    "start.player2": "Player 2",
+    "start.study": "Study",
+    "start.studyText": "Set up any position, play any stroke and ask the advisor for the best calls.",
+    "start.openStudy": "Open the study table",
+    "start.history": "History",
+    "start.historyText": "Continue an unfinished match or replay one stroke by stroke.",
+    "start.openHistory": "Past matches",
+    "start.defaultName": "Player",
+    "history.title": "Past matches",
+    "history.players": "Players",
+    "history.status": "Status",
+    "history.actions": "Actions",
+    "history.result": "Result",
+    "history.updated": "Updated",
+    "history.empty": "No matches yet.",
+    "history.continue": "Continue",
+    "history.replay": "Replay",
+    "history.playing": "playing",
+    "history.over": "over",
+    "call.title": "Call",
+    "call.none": "No call",
+    "call.ball": "Ball",
+    "call.more": "Route and konsti (kyyti, kara, kiss)",
+    "call.pocket": "Pocket",
+    "call.cueRoute": "Cue ball's cushions",
+    "call.ballRoute": "Called ball's cushions",
+    "call.konsti": "Konsti",
+    "call.konstiNone": "none",
+    "call.konstiBall": "Konsti ball",
+    "call.konstiRoute": "Konsti leg's cushions",
+    "call.text": "Call in the notation",
+    "call.hint": "Click a ball and a pocket on the table to call them. Cushions: h f lh lf rh rf, or a count.",
+    "call.checking": "checking…",
+    "call.valid": "valid call: {call}",
+    "call.noCall": "no call: nothing can score",
+    "call.missing": "Call a ball and a pocket, or tick “No call”.",
+    "call.choose": "–",
+    "stroke.title": "Stroke",
+    "stroke.direction": "Direction (°)",
+    "stroke.aimCall": "Aim at the called pot",
+    "stroke.aimNeedsCall": "Choose the called ball and pocket first.",
+    "stroke.speed": "Power",
+    "stroke.elevation": "Elevation",
+    "stroke.centre": "Centre",
+    "stroke.side": "side",
+    "stroke.follow": "follow",
+    "stroke.draw": "draw",
+    "stroke.shoot": "Shoot",
+    "stroke.lag": "Play the lag",
+    "match.undo": "Undo",
+    "match.score": "Score",
+    "match.innings": "Innings",
+    "match.run": "Current run",
+    "match.fouls": "Fouls",
+    "match.atTable": "at the table",
+    "match.inHand": "ball in hand",
+    "match.person": "person",
+    "match.computer": "computer: {level}",
+    "match.phase": "Phase",
+    "match.noBall": "cue ball not chosen yet",
+    "match.thinking": "{name} is thinking…",
+    "match.retry": "Ask the computer again",
+    "match.lagPrompt": "The lag: place your ball behind the head string in your half, aim at the foot cushion and play. Nearest the head cushion wins.",
+    "match.lagPromptTwo": "The lag: both place their ball behind the head string in their half (click a ball to aim it), then play both at once.",
+    "match.lagActive": "Aiming: {name} ({ball})",
+    "match.choosePrompt": "{name} won the lag: take W1 and break, or W2 and place it first.",
+    "match.chooseW1": "W1 (one dot): break",
+    "match.chooseW2": "W2 (two dots): place first",
+    "match.placePrompt": "{name}: place W2 beyond the centre line, clear of the kaisa's lines to the foot corners (red), then confirm.",
+    "match.placeW2": "Place W2 here",
+    "match.playPrompt": "{name} to play with {ball}.",
+    "match.handPrompt": "{name} has the ball in hand: drag {ball} within the lit area behind the head string.",
+    "match.openingPrompt": "The break: the kaisa may not go directly into a middle pocket and the red on the head string may not be played directly.",
+    "match.waitPrompt": "{name} to play.",
+    "match.overPrompt": "The match is over.",
+    "match.winner": "Winner: {name} ({ball})",
+    "match.recorded": "recorded {a}–{b}",
+    "match.lagResult": "Lag: {name} wins.",
+    "match.lagAgain": "Lag again: no winner.",
+    "match.lagFault": "{name}: {reasons}",
+    "match.lagGood": "{name}: good lag",
+    "match.notFound": "Match {id} was not found.",
+    "phase.lag": "Lag",
+    "phase.choose": "Choosing cue balls",
+    "phase.place-w2": "Placing W2",
+    "phase.play": "Play",
+    "phase.shootout-lag": "Shoot-out lag",
+    "phase.shootout": "Penalty shoot-out",
+    "phase.over": "Over",
+    "clock.title": "Clock",
+    "clock.off": "casual (no clock)",
+    "clock.warning": "five minutes left",
+    "clock.final": "time is up: final innings {left}",
+    "clock.break": "Take a break",
+    "clock.breakRunning": "Break: {time} (at most 5:00)",
+    "clock.resume": "Resume play",
+    "shootout.title": "Shoot-out",
+    "shootout.innings": "innings {a} / {b} (10 each)",
+    "ruling.title": "Ruling",
+    "ruling.points": "Points {points}",
+    "ruling.continues": "the inning continues",
+    "ruling.passes": "the turn passes",
+    "ruling.fouls": "Fouls",
+    "ruling.notes": "Notes",
+    "ruling.clause": "clause",
+    "ruling.byShooter": "{name} ({ball})",
+    "ruling.noCall": "no call",
+    "log.title": "Strokes",
+    "anim.speed": "Animation",
+    "anim.skip": "Skip",
+    "study.title": "Study",
+    "study.hint": "Drag any ball; untick a ball to take it off the table.",
+    "study.shooter": "At the table",
+    "study.level": "Advisor",
+    "study.advise": "Advise",
+    "study.advising": "The advisor is thinking…",
+    "study.back": "Back to the position before",
+    "study.reset": "Starting position",
+    "study.prompt": "Study: {ball} to play. Any stroke, any call; nothing is recorded.",
+    "study.noAdvice": "The advisor found nothing to suggest.",
+    "study.safety": "safety",
+    "study.pPot": "pot {p}%",
+    "study.ev": "expected {e} points",
+    "study.pFoul": "foul {p}%",
+    "study.cueMissing": "{ball} is not on the table: put it back to play.",
+    "replay.title": "Replay",
+    "replay.play": "Play all",
+    "replay.step": "action {i} / {n}",
+    "replay.start": "start",
+    "replay.lag": "lag",
+    "replay.choose": "{name} takes {ball}",
+    "replay.place": "W2 placed at ({x}, {y})",
+    "replay.shot": "{ball}: {call}, {speed} m/s at {direction}°",
+    "replay.break": "break of {s} s",
+    "replay.prompt": "Match {id}: {a} – {b}",
+    "error.generic": "Something went wrong: {detail}",
+  },
+  fi: {
+    "nav.new": "Uusi peli",
+    "nav.history": "Historia",
+    "nav.study": "Harjoittelu",
+    "start.title": "Kaisa, suomalainen viiden pallon biljardi",
+    "start.computer": "Tietokonetta vastaan",
+    "start.yourName": "Nimesi",
+    "start.level": "Taso",
+    "start.computerFirst": "Tietokone on pelaaja 1",
+    "start.clock": "Kilpailukello (60 min)",
+    "start.more": "Lisää",
+    "start.seed": "Siemenluku (valinnainen, toistettava tietokone)",
+    "start.play": "Pelaa",
+    "start.two": "Kaksi pelaajaa samalla ruudulla",
+    "start.player1": "Pelaaja 1",
+    "start.player2": "Pelaaja 2",
+    "start.study": "Harjoittelu",
+    "start.studyText": "Aseta mikä tahansa asema, lyö mikä tahansa lyönti ja kysy neuvojalta parhaat maalaukset.",
+    "start.openStudy": "Avaa harjoituspöytä",
+    "start.history": "Historia",
+    "start.historyText": "Jatka keskeneräistä ottelua tai katso ottelu uudelleen lyönti lyönniltä.",
+    "start.openHistory": "Aiemmat ottelut",
+    "start.defaultName": "Pelaaja",
+    "history.title": "Aiemmat ottelut",
+    "history.players": "Pelaajat",
+    "history.status": "Tila",
+    "history.actions": "Toiminnot",
+    "history.result": "Tulos",
+    "history.updated": "Päivitetty",
+    "history.empty": "Ei vielä otteluita.",
+    "history.continue": "Jatka",
+    "history.replay": "Katso uudelleen",
+    "history.playing": "kesken",
+    "history.over": "päättynyt",
+    "call.title": "Maalaus",
+    "call.none": "Ei maalausta",
+    "call.ball": "Pallo",
+    "call.more": "Reitti ja konsti (kyyti, kara, kiss)",
+    "call.pocket": "Pussi",
+    "call.cueRoute": "Lyöntipallon vallit",
+    "call.ballRoute": "Kohdepallon vallit",
+    "call.konsti": "Konsti",
+    "call.konstiNone": "ei",
+    "call.konstiBall": "Konstipallo",
+    "call.konstiRoute": "Konstin osuuden vallit",
+    "call.text": "Maalaus merkintätavalla",
+    "call.hint": "Napsauta pöydältä pallo ja pussi maalataksesi ne. Vallit: h f lh lf rh rf tai lukumäärä.",
+    "call.checking": "tarkistetaan…",
+    "call.valid": "kelvollinen maalaus: {call}",
+    "call.noCall": "ei maalausta: mikään ei tuota pisteitä",
+    "call.missing": "Maalaa pallo ja pussi tai valitse ”Ei maalausta”.",
+    "call.choose": "–",
+    "stroke.title": "Lyönti",
+    "stroke.direction": "Suunta (°)",
+    "stroke.aimCall": "Tähtää maalattuun pussitukseen",
+    "stroke.aimNeedsCall": "Valitse ensin maalattu pallo ja pussi.",
+    "stroke.speed": "Voima",
+    "stroke.elevation": "Kohotus",
+    "stroke.centre": "Keskelle",
+    "stroke.side": "sivu",
+    "stroke.follow": "ylä",
+    "stroke.draw": "ala",
+    "stroke.shoot": "Lyö",
+    "stroke.lag": "Lyö teikkaus",
+    "match.undo": "Peru",
+    "match.score": "Pisteet",
+    "match.innings": "Lyöntivuorot",
+    "match.run": "Sarja",
+    "match.fouls": "Virheet",
+    "match.atTable": "pöydässä",
+    "match.inHand": "käsipallo",
+    "match.person": "ihminen",
+    "match.computer": "tietokone: {level}",
+    "match.phase": "Vaihe",
+    "match.noBall": "lyöntipalloa ei ole vielä valittu",
+    "match.thinking": "{name} miettii…",
+    "match.retry": "Pyydä tietokonetta uudelleen",
+    "match.lagPrompt": "Teikkaus: aseta pallosi aloituslinjan taakse omalle puoliskollesi, tähtää alapään valliin ja lyö. Lähimmäs aloituspään vallia päässyt voittaa.",
+    "match.lagPromptTwo": "Teikkaus: kumpikin asettaa pallonsa aloituslinjan taakse omalle puoliskolleen (napsauta palloa tähdätäksesi sillä), sitten molemmat lyödään yhtä aikaa.",
+    "match.lagActive": "Tähtää: {name} ({ball})",
+    "match.choosePrompt": "{name} voitti teikkauksen: ota W1 ja aloita, tai W2 ja aseta se ensin.",
+    "match.chooseW1": "W1 (yksi piste): aloittaa",
+    "match.chooseW2": "W2 (kaksi pistettä): asetetaan ensin",
+    "match.placePrompt": "{name}: aseta W2 keskilinjan taakse niin, että kaisan linjat alapään kulmapusseihin (punaiset) jäävät vapaiksi, ja vahvista.",
+    "match.placeW2": "Aseta W2 tähän",
+    "match.playPrompt": "{name} lyö pallolla {ball}.",
+    "match.handPrompt": "{name}: käsipallo. Vedä {ball} valaistulle alueelle aloituslinjan taakse.",
+    "match.openingPrompt": "Aloituslyönti: kaisaa ei saa pussittaa suoraan keskipussiin eikä aloituslinjan punaista saa pelata suoraan.",
+    "match.waitPrompt": "{name} lyö.",
+    "match.overPrompt": "Ottelu on päättynyt.",
+    "match.winner": "Voittaja: {name} ({ball})",
+    "match.recorded": "kirjataan {a}–{b}",
+    "match.lagResult": "Teikkaus: {name} voittaa.",
+    "match.lagAgain": "Teikkaus uusitaan: ei voittajaa.",
+    "match.lagFault": "{name}: {reasons}",
+    "match.lagGood": "{name}: hyvä teikkaus",
+    "match.notFound": "Ottelua {id} ei löytynyt.",
+    "phase.lag": "Teikkaus",
+    "phase.choose": "Lyöntipallon valinta",
+    "phase.place-w2": "W2:n asettaminen",
+    "phase.play": "Peli",
+    "phase.shootout-lag": "Rankkarin teikkaus",
+    "phase.shootout": "Rangaistuslyönnit (rankkari)",
+    "phase.over": "Päättynyt",
+    "clock.title": "Kello",
+    "clock.off": "vapaa peli (ei kelloa)",
+    "clock.warning": "viisi minuuttia jäljellä",
+    "clock.final": "aika on täynnä: viimeiset lyöntivuorot {left}",
+    "clock.break": "Pidä tauko",
+    "clock.breakRunning": "Tauko: {time} (enintään 5:00)",
+    "clock.resume": "Jatka peliä",
+    "shootout.title": "Rankkari",
+    "shootout.innings": "lyöntivuorot {a} / {b} (10 kummallekin)",
+    "ruling.title": "Tuomio",
+    "ruling.points": "Pisteet {points}",
+    "ruling.continues": "lyöntivuoro jatkuu",
+    "ruling.passes": "lyöntivuoro vaihtuu",
+    "ruling.fouls": "Virheet",
+    "ruling.notes": "Huomiot",
+    "ruling.clause": "kohta",
+    "ruling.byShooter": "{name} ({ball})",
+    "ruling.noCall": "ei maalausta",
+    "log.title": "Lyönnit",
+    "anim.speed": "Animaatio",
+    "anim.skip": "Ohita",
+    "study.title": "Harjoittelu",
+    "study.hint": "Vedä mitä tahansa palloa; poista valinta ottaaksesi pallon pois pöydältä.",
+    "study.shooter": "Pöydässä",
+    "study.level": "Neuvoja",
+    "study.advise": "Neuvo",
+    "study.advising": "Neuvoja miettii…",
+    "study.back": "Takaisin edelliseen asemaan",
+    "study.reset": "Alkuasema",
+    "study.prompt": "Harjoittelu: {ball} lyö. Mikä tahansa lyönti ja maalaus; mitään ei tallenneta.",
+    "study.noAdvice": "Neuvojalla ei ollut ehdotuksia.",
+    "study.safety": "varmistus",
+    "study.pPot": "pussitus {p} %",
+    "study.ev": "odotusarvo {e} pistettä",
+    "study.pFoul": "virhe {p} %",
+    "study.cueMissing": "{ball} ei ole pöydällä: palauta se lyödäksesi.",
+    "replay.title": "Uusinta",
+    "replay.play": "Toista kaikki",
+    "replay.step": "toiminto {i} / {n}",
+    "replay.start": "alku",
+    "replay.lag": "teikkaus",
+    "replay.choose": "{name} ottaa pallon {ball}",
+    "replay.place": "W2 asetettu kohtaan ({x}, {y})",
+    "replay.shot": "{ball}: {call}, {speed} m/s suuntaan {direction}°",
+    "replay.break": "tauko {s} s",
+    "replay.prompt": "Ottelu {id}: {a} – {b}",
+    "error.generic": "Jokin meni vikaan: {detail}",
+  },
+};
+
+// Server texts that come only in English (Outcome.notes, lag reasons, Result.reason), by their exact words.
+const SERVER_FI = {
+  "6: break": "6: tauko",
+  "6: five minutes left": "6: viisi minuuttia jäljellä",
+  "6: time is up: two final innings each, the W2 player last": "6: aika on täynnä: kummallekin kaksi viimeistä lyöntivuoroa, W2-pelaaja viimeisenä",
+  "6: the final innings are played: penalty shoot-out": "6: viimeiset lyöntivuorot on pelattu: rangaistuslyönnit (rankkari)",
+  "60 points (3)": "60 pistettä (3)",
+  "penalty shoot-out: higher score after the innings (6)": "rankkari: enemmän pisteitä lyöntivuorojen jälkeen (6)",
+  "touched another ball (1.1a)": "osui toiseen palloon (1.1a)",
+  "touched a long cushion (1.1b)": "osui sivuvalliin (1.1b)",
+  "dropped (1.1c)": "meni pussiin (1.1c)",
+  "touched an end cushion more than once (1.1d)": "osui päätyvalliin useammin kuin kerran (1.1d)",
+  "crossed the long centre line (1.1e)": "ylitti pitkän keskilinjan (1.1e)",
+  "never reached the foot cushion: void (1.1)": "ei osunut alapään päätyvalliin: hylätty (1.1)",
+};
+
+const LEVELS_FI = {
+  human: "ihminen tällä ruudulla",
+  baseline: "vertailupelaaja: tähtää haamupallolla helpoimpaan suoraan pussitukseen",
+  beginner: "aloittelija: pussittaa suoria lyöntejä, käsi vapisee",
+  club: "seurapelaaja: vallilyönnit ja kyydit, vakaa käsi",
+  master: "mestari: kaikki maalaukset, asemapeli ja varmistukset",
+};
+
+let current = initialLanguage();
+const listeners = new Set();
+
+function initialLanguage() {
+  let stored = null;
+  try {
+    stored = localStorage.getItem(STORAGE_KEY);
+  } catch {
+    stored = null;
+  }
+  if (stored === "fi" || stored === "en") return stored;
+  return (navigator.language || "en").toLowerCase().startsWith("fi") ? "fi" : "en";
+}
+
+export function lang() {
+  return current;
+}
+
+export function setLang(value) {
+  if (value !== "fi" && value !== "en") return;
+  current = value;
+  try {
+    localStorage.setItem(STORAGE_KEY, value);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+  applyLabels(document);
+  for (const listener of listeners) listener(value);
+}
+
+export function onLangChange(listener) {
+  listeners.add(listener);
+}
+
+/** The label `key` in the current language, with {name} placeholders filled from `vars`. */
+export function t(key, vars = {}) {
+  const table = STRINGS[current] || STRINGS.en;
+  const text = table[key] ?? STRINGS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+/** A referee item ({fi, en}) in the current language. */
+export function ruleText(item) {
+  return (current === "fi" ? item.fi : item.en) || item.en || item.fi || "";
+}
+
+/** A server text that comes in English only, in the current language when it is known. */
+export function serverText(text) {
+  if (current === "fi" && text in SERVER_FI) return SERVER_FI[text];
+  return text;
+}
+
+export function levelDescription(level, english) {
+  if (current === "fi" && level in LEVELS_FI) return LEVELS_FI[level];
+  return english;
+}
+
+export function applyLabels(root) {
+  document.documentElement.lang = current;
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll("[data-lang]")) el.setAttribute("aria-pressed", String(el.dataset.lang === current));
+}

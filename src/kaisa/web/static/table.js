@@ -1,0 +1,645 @@
+// The table to scale on a canvas: geometry from /api/table (metres), drawing, hit testing and the animation
+// of simulated strokes from their sampled trajectories.
+//
+// Orientation: portrait, the head (break end, y = 0) at the bottom and the foot at the top, so "left"
+// (x = 0) is on the left as seen from the head end, as in REFERENCE.md.
+
+const CUSHION = 0.05; // m: drawn cushion depth behind the nose
+const WOOD = 0.085; // m: drawn frame width outside the cushions
+const MARGIN = CUSHION + WOOD;
+const BALL_COLOURS = { W1: "#f6f1e2", W2: "#f6f1e2", R1: "#c3262c", R2: "#c3262c", K: "#f1bf1c" };
+export const BALL_IDS = ["W1", "W2", "R1", "R2", "K"];
+export const POCKET_IDS = ["HL", "HR", "ML", "MR", "FL", "FR"];
+const ADVICE_COLOURS = ["#ffe066", "#74c0fc", "#ff8787", "#b197fc", "#8ce99a", "#ffa94d"];
+
+export function degrees(rad) {
+  return (rad * 180) / Math.PI;
+}
+
+export function radians(deg) {
+  return (deg * Math.PI) / 180;
+}
+
+export function dist(a, b) {
+  return Math.hypot(a[0] - b[0], a[1] - b[1]);
+}
+
+export function segmentDistance(p, a, b) {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2));
+  return Math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy));
+}
+
+/** Geometry of the table JSON with the helpers the page needs. */
+export class Geometry {
+  constructor(table) {
+    this.table = table;
+    this.W = table.width;
+    this.L = table.length;
+    this.R = table.ball_radius;
+    this.headString = table.lines.head_string;
+    this.centreLine = table.lines.centre_line;
+    this.footString = table.lines.foot_string;
+  }
+
+  mouth(pocket) {
+    const jaws = this.table.pockets[pocket].jaws;
+    return [(jaws[0].point[0] + jaws[1].point[0]) / 2, (jaws[0].point[1] + jaws[1].point[1]) / 2];
+  }
+
+  /** Whether a ball centred at p lies on the bed clear of the cushions (with a small safety margin). */
+  fits(p, margin = 0.0005) {
+    const r = this.R + margin;
+    return p[0] >= r && p[0] <= this.W - r && p[1] >= r && p[1] <= this.L - r;
+  }
+
+  clampToBed(p, margin = 0.0005) {
+    const r = this.R + margin;
+    return [Math.min(this.W - r, Math.max(r, p[0])), Math.min(this.L - r, Math.max(r, p[1]))];
+  }
+
+  /** The first thing a ball rolled from `from` along `directionDeg` meets: a ball (with the ghost-ball centre)
+   * or a cushion (with the reflected direction). */
+  cast(from, directionDeg, balls, exclude) {
+    const d = [Math.cos(radians(directionDeg)), Math.sin(radians(directionDeg))];
+    const R2 = 2 * this.R;
+    let best = null;
+    for (const [id, p] of Object.entries(balls)) {
+      if (id === exclude || !p) continue;
+      const fx = from[0] - p[0];
+      const fy = from[1] - p[1];
+      const b = fx * d[0] + fy * d[1];
+      const c = fx * fx + fy * fy - R2 * R2;
+      const disc = b * b - c;
+      if (disc < 0) continue;
+      const t = -b - Math.sqrt(disc);
+      if (t < -1e-9) continue;
+      if (!best || t < best.t) best = { kind: "ball", ball: id, t: Math.max(0, t) };
+    }
+    // the cushions as the box the centre of a ball can reach
+    const r = this.R;
+    let tw = Infinity;
+    let normal = null;
+    const walls = [
+      [d[0] < 0, (r - from[0]) / d[0], [1, 0]],
+      [d[0] > 0, (this.W - r - from[0]) / d[0], [-1, 0]],
+      [d[1] < 0, (r - from[1]) / d[1], [0, 1]],
+      [d[1] > 0, (this.L - r - from[1]) / d[1], [0, -1]],
+    ];
+    for (const [ok, t, n] of walls) {
+      if (ok && t < tw) {
+        tw = Math.max(0, t);
+        normal = n;
+      }
+    }
+    if (best && best.t <= tw) {
+      const at = [from[0] + d[0] * best.t, from[1] + d[1] * best.t];
+      const target = balls[best.ball];
+      const n = [target[0] - at[0], target[1] - at[1]];
+      const len = Math.hypot(n[0], n[1]) || 1;
+      return { ...best, at, d, objectDir: [n[0] / len, n[1] / len] };
+    }
+    const at = [from[0] + d[0] * tw, from[1] + d[1] * tw];
+    const dot = d[0] * normal[0] + d[1] * normal[1];
+    return { kind: "cushion", t: tw, at, d, reflected: [d[0] - 2 * dot * normal[0], d[1] - 2 * dot * normal[1]] };
+  }
+
+  /** Direction (degrees) that sends the cue ball at `cue` to the ghost-ball spot for a direct pot of the ball
+   * at `object` into `pocket`. */
+  ghostAim(cue, object, pocket) {
+    const m = this.mouth(pocket);
+    const u = [m[0] - object[0], m[1] - object[1]];
+    const len = Math.hypot(u[0], u[1]) || 1;
+    const ghost = [object[0] - (2 * this.R * u[0]) / len, object[1] - (2 * this.R * u[1]) / len];
+    return degrees(Math.atan2(ghost[1] - cue[1], ghost[0] - cue[0]));
+  }
+}
+
+/** Merge the records of one action (a lag has two, played at once) into one set of ball paths. */
+export function mergeTrajectories(records) {
+  const paths = {};
+  let duration = 0;
+  for (const record of records || []) {
+    const tr = record.trajectories;
+    if (!tr || !tr.t || tr.t.length === 0) continue;
+    const mover = record.stroke ? record.stroke.ball : null;
+    duration = Math.max(duration, tr.t[tr.t.length - 1]);
+    for (const [ball, samples] of Object.entries(tr.balls)) {
+      if (paths[ball] && ball !== mover) continue;
+      paths[ball] = { t: tr.t, samples };
+    }
+  }
+  return { paths, duration };
+}
+
+function sampleAt(path, t) {
+  const ts = path.t;
+  const n = ts.length;
+  if (t <= ts[0]) return path.samples[0];
+  if (t >= ts[n - 1]) return path.samples[n - 1];
+  let lo = 0;
+  let hi = n - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid] <= t) lo = mid;
+    else hi = mid;
+  }
+  const a = path.samples[lo];
+  const b = path.samples[hi];
+  if (!a) return null;
+  if (!b) return a; // dropping into a pocket: hold the last point until the ball is gone
+  const f = (t - ts[lo]) / (ts[hi] - ts[lo] || 1);
+  return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
+}
+
+export class TableView {
+  constructor(canvas, table) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.geo = new Geometry(table);
+    this.table = table;
+    this.balls = {};
+    this.overlay = {};
+    this.scale = 100;
+    this.dpr = 1;
+    this.animating = false;
+    this._skip = false;
+    this.canvas.dataset.animating = "false";
+    this.canvas.dataset.animFrames = "0";
+  }
+
+  // --- sizing and transforms ------------------------------------------------------------------------
+
+  /** Fit the table into `box` (CSS pixels) and make the backing store crisp on high-DPI screens. */
+  fit(maxWidth, maxHeight) {
+    const g = this.geo;
+    const totalW = g.W + 2 * MARGIN;
+    const totalH = g.L + 2 * MARGIN;
+    const s = Math.max(40, Math.min(maxWidth / totalW, maxHeight / totalH));
+    this.scale = s;
+    this.dpr = window.devicePixelRatio || 1;
+    const cssW = Math.floor(totalW * s);
+    const cssH = Math.floor(totalH * s);
+    this.canvas.style.width = `${cssW}px`;
+    this.canvas.style.height = `${cssH}px`;
+    this.canvas.width = Math.round(cssW * this.dpr);
+    this.canvas.height = Math.round(cssH * this.dpr);
+    this.draw();
+  }
+
+  /** Table metres -> CSS pixels in the canvas. */
+  toPx(p) {
+    return [(MARGIN + p[0]) * this.scale, (MARGIN + this.geo.L - p[1]) * this.scale];
+  }
+
+  /** CSS pixels in the canvas -> table metres. */
+  toTable(px, py) {
+    return [px / this.scale - MARGIN, this.geo.L + MARGIN - py / this.scale];
+  }
+
+  eventPoint(event) {
+    const rect = this.canvas.getBoundingClientRect();
+    return this.toTable(event.clientX - rect.left, event.clientY - rect.top);
+  }
+
+  _metres() {
+    const k = this.dpr * this.scale;
+    this.ctx.setTransform(k, 0, 0, -k, k * MARGIN, k * (MARGIN + this.geo.L));
+  }
+
+  _pixels() {
+    this.ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+  }
+
+  // --- hit testing ------------------------------------------------------------------------------------
+
+  ballAt(p, reach = 1.6) {
+    let best = null;
+    let bestD = this.geo.R * reach;
+    for (const [id, q] of Object.entries(this.balls)) {
+      if (!q) continue;
+      const d = dist(p, q);
+      if (d <= bestD) {
+        best = id;
+        bestD = d;
+      }
+    }
+    return best;
+  }
+
+  pocketAt(p) {
+    let best = null;
+    let bestD = 0.075;
+    for (const id of POCKET_IDS) {
+      const d = dist(p, this.geo.mouth(id));
+      if (d <= bestD) {
+        best = id;
+        bestD = d;
+      }
+    }
+    return best;
+  }
+
+  // --- drawing ------------------------------------------------------------------------------------------
+
+  draw() {
+    const ctx = this.ctx;
+    const g = this.geo;
+    const t = this.table;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this._metres();
+    const px = 1 / this.scale; // one CSS pixel in metres
+
+    // frame (wood)
+    ctx.fillStyle = "#5a3319";
+    roundRect(ctx, -MARGIN, -MARGIN, g.W + 2 * MARGIN, g.L + 2 * MARGIN, 0.05);
+    ctx.fill();
+    ctx.strokeStyle = "#3d210f";
+    ctx.lineWidth = 2 * px;
+    ctx.stroke();
+    // sights on the frame: quarters of the width, eighths of the length
+    ctx.fillStyle = "#e9dcc0";
+    for (let i = 1; i < 4; i++) {
+      for (const y of [-CUSHION - WOOD / 2, g.L + CUSHION + WOOD / 2]) dot(ctx, (g.W * i) / 4, y, 0.008);
+    }
+    for (let i = 1; i < 8; i++) {
+      if (i === 4) continue;
+      for (const x of [-CUSHION - WOOD / 2, g.W + CUSHION + WOOD / 2]) dot(ctx, x, (g.L * i) / 8, 0.008);
+    }
+
+    // cushion band and bed
+    ctx.fillStyle = "#17603a";
+    ctx.fillRect(-CUSHION, -CUSHION, g.W + 2 * CUSHION, g.L + 2 * CUSHION);
+    ctx.fillStyle = "#23874f";
+    ctx.fillRect(0, 0, g.W, g.L);
+
+    // pockets: the throat between the jaw facings, and the hole
+    for (const id of POCKET_IDS) {
+      const pocket = t.pockets[id];
+      const [a, b] = pocket.jaws;
+      ctx.fillStyle = "#0b0b0b";
+      ctx.beginPath();
+      ctx.moveTo(...a.point);
+      ctx.lineTo(...a.facing[0]);
+      ctx.lineTo(...extend(a.facing, CUSHION * 1.8));
+      ctx.lineTo(...extend(b.facing, CUSHION * 1.8));
+      ctx.lineTo(...b.facing[0]);
+      ctx.lineTo(...b.point);
+      ctx.closePath();
+      ctx.fill();
+      ctx.beginPath();
+      ctx.arc(pocket.capture.centre[0], pocket.capture.centre[1], pocket.capture.radius * 1.25, 0, 2 * Math.PI);
+      ctx.fill();
+      // jaw noses
+      ctx.fillStyle = "#17603a";
+      for (const jaw of pocket.jaws) dot(ctx, jaw.tip.centre[0], jaw.tip.centre[1], jaw.tip.radius);
+    }
+    // cushion noses
+    ctx.strokeStyle = "rgba(0,0,0,0.35)";
+    ctx.lineWidth = 1.5 * px;
+    for (const rail of Object.values(t.rails)) {
+      ctx.beginPath();
+      ctx.moveTo(...rail.nose[0]);
+      ctx.lineTo(...rail.nose[1]);
+      ctx.stroke();
+    }
+
+    // lines and spots
+    ctx.strokeStyle = "rgba(255,255,255,0.45)";
+    ctx.lineWidth = 1 * px;
+    for (const y of [g.headString, g.centreLine, g.footString]) {
+      ctx.beginPath();
+      ctx.moveTo(0, y);
+      ctx.lineTo(g.W, y);
+      ctx.stroke();
+    }
+    ctx.fillStyle = "rgba(255,255,255,0.8)";
+    for (const p of Object.values(t.spots)) dot(ctx, p[0], p[1], Math.max(0.005, 2 * px));
+
+    this._drawOverlayUnder();
+    for (const id of BALL_IDS) {
+      const p = this.balls[id];
+      if (p) this._drawBall(id, p);
+    }
+    this._drawOverlayOver();
+    this._drawLabels();
+  }
+
+  _drawLabels() {
+    const ctx = this.ctx;
+    const g = this.geo;
+    this._pixels();
+    ctx.font = `600 ${Math.max(9, Math.round(this.scale * 0.042))}px system-ui, sans-serif`;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    for (const id of POCKET_IDS) {
+      const left = id.endsWith("L");
+      const x = left ? -CUSHION - WOOD / 2 : g.W + CUSHION + WOOD / 2;
+      const y = id.startsWith("H") ? 0.18 : id.startsWith("F") ? g.L - 0.18 : g.L / 2 - 0.14;
+      const [px, py] = this.toPx([x, y]);
+      ctx.fillStyle = this.overlay.callPocket === id ? "#ffe066" : "rgba(255,240,210,0.85)";
+      ctx.fillText(id, px, py);
+    }
+  }
+
+  _drawBall(id, p) {
+    const ctx = this.ctx;
+    const r = this.geo.R;
+    const px = 1 / this.scale;
+    ctx.save();
+    ctx.fillStyle = "rgba(0,0,0,0.25)";
+    dot(ctx, p[0] + r * 0.12, p[1] - r * 0.12, r);
+    const grad = ctx.createRadialGradient(p[0] - r * 0.35, p[1] + r * 0.35, r * 0.1, p[0], p[1], r);
+    grad.addColorStop(0, "#ffffff");
+    grad.addColorStop(0.25, BALL_COLOURS[id]);
+    grad.addColorStop(1, shade(BALL_COLOURS[id]));
+    ctx.fillStyle = grad;
+    dot(ctx, p[0], p[1], r);
+    ctx.strokeStyle = "rgba(0,0,0,0.45)";
+    ctx.lineWidth = px;
+    ctx.stroke();
+    ctx.fillStyle = "#222";
+    if (id === "W1") dot(ctx, p[0], p[1], r * 0.2);
+    if (id === "W2") {
+      dot(ctx, p[0] - r * 0.36, p[1], r * 0.18);
+      dot(ctx, p[0] + r * 0.36, p[1], r * 0.18);
+    }
+    ctx.restore();
+    if (id === "R1" || id === "R2") {
+      this._pixels();
+      const [x, y] = this.toPx(p);
+      ctx.fillStyle = "rgba(255,255,255,0.85)";
+      ctx.font = `bold ${Math.max(8, Math.round(this.scale * r * 0.9))}px system-ui, sans-serif`;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(id[1], x, y + 0.5);
+      this._metres();
+    }
+  }
+
+  _drawOverlayUnder() {
+    const ctx = this.ctx;
+    const o = this.overlay;
+    const g = this.geo;
+    const px = 1 / this.scale;
+    if (o.legal) {
+      const { x0, x1, y0, y1, blocked = [] } = o.legal;
+      ctx.fillStyle = "rgba(255,255,255,0.14)";
+      ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+      ctx.setLineDash([6 * px, 4 * px]);
+      ctx.strokeStyle = "rgba(255,255,255,0.7)";
+      ctx.lineWidth = 1.5 * px;
+      ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
+      ctx.setLineDash([]);
+      ctx.fillStyle = "rgba(0,0,0,0.22)";
+      for (const p of blocked) dot(ctx, p[0], p[1], 2 * g.R);
+    }
+    for (const c of o.corridors || []) {
+      ctx.strokeStyle = "rgba(230,50,50,0.28)";
+      ctx.lineCap = "round";
+      ctx.lineWidth = 2 * c.clearance;
+      ctx.beginPath();
+      ctx.moveTo(...c.from);
+      ctx.lineTo(...c.to);
+      ctx.stroke();
+      ctx.lineCap = "butt";
+      ctx.strokeStyle = "rgba(255,120,120,0.9)";
+      ctx.setLineDash([5 * px, 4 * px]);
+      ctx.lineWidth = 1.2 * px;
+      ctx.beginPath();
+      ctx.moveTo(...c.from);
+      ctx.lineTo(...c.to);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    if (o.callPocket) {
+      const m = g.mouth(o.callPocket);
+      ctx.strokeStyle = "#ffe066";
+      ctx.lineWidth = 3 * px;
+      ctx.beginPath();
+      ctx.arc(m[0], m[1], 0.05, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+  }
+
+  _drawOverlayOver() {
+    const ctx = this.ctx;
+    const o = this.overlay;
+    const g = this.geo;
+    const px = 1 / this.scale;
+    if (o.callBall && this.balls[o.callBall]) {
+      const p = this.balls[o.callBall];
+      ctx.strokeStyle = "#ffe066";
+      ctx.lineWidth = 2.5 * px;
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], g.R + 4 * px, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    for (const id of o.draggable || []) {
+      const p = this.balls[id];
+      if (!p) continue;
+      ctx.strokeStyle = id === o.dragging ? "#ffffff" : "rgba(255,255,255,0.75)";
+      ctx.setLineDash([3 * px, 3 * px]);
+      ctx.lineWidth = 1.5 * px;
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], g.R + 6 * px, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    for (const aim of o.aims || []) this._drawAim(aim);
+    (o.advice || []).forEach((a, i) => this._drawAdvice(a, i));
+  }
+
+  _drawAim(aim) {
+    const ctx = this.ctx;
+    const g = this.geo;
+    const px = 1 / this.scale;
+    const from = aim.from;
+    const hit = g.cast(from, aim.direction, this.balls, aim.ball);
+    ctx.strokeStyle = aim.faint ? "rgba(255,255,255,0.45)" : "rgba(255,255,255,0.95)";
+    ctx.lineWidth = 1.5 * px;
+    ctx.beginPath();
+    ctx.moveTo(...from);
+    ctx.lineTo(...hit.at);
+    ctx.stroke();
+    // the ghost ball where the cue ball first meets something
+    ctx.setLineDash([4 * px, 3 * px]);
+    ctx.beginPath();
+    ctx.arc(hit.at[0], hit.at[1], g.R, 0, 2 * Math.PI);
+    ctx.stroke();
+    if (hit.kind === "ball") {
+      const target = this.balls[hit.ball];
+      ctx.strokeStyle = "rgba(255,224,102,0.9)";
+      ctx.beginPath();
+      ctx.moveTo(...target);
+      ctx.lineTo(target[0] + hit.objectDir[0] * 0.35, target[1] + hit.objectDir[1] * 0.35);
+      ctx.stroke();
+      // the cue ball's tangent line after a rolling-free contact
+      const n = hit.objectDir;
+      const side = hit.d[0] * n[1] - hit.d[1] * n[0] >= 0 ? 1 : -1;
+      const tangent = [side * n[1], -side * n[0]];
+      ctx.strokeStyle = "rgba(255,255,255,0.45)";
+      ctx.beginPath();
+      ctx.moveTo(...hit.at);
+      ctx.lineTo(hit.at[0] + tangent[0] * 0.2, hit.at[1] + tangent[1] * 0.2);
+      ctx.stroke();
+    } else {
+      ctx.strokeStyle = "rgba(255,255,255,0.4)";
+      const next = g.cast(hit.at, degrees(Math.atan2(hit.reflected[1], hit.reflected[0])), this.balls, aim.ball);
+      ctx.beginPath();
+      ctx.moveTo(...hit.at);
+      ctx.lineTo(...next.at);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    // cue stick behind the ball
+    if (!aim.faint) {
+      const d = [Math.cos(radians(aim.direction)), Math.sin(radians(aim.direction))];
+      const back = 0.03 + (aim.speed || 2) * 0.03;
+      ctx.strokeStyle = "#d9b77e";
+      ctx.lineWidth = 5 * px;
+      ctx.lineCap = "round";
+      ctx.beginPath();
+      ctx.moveTo(from[0] - d[0] * (g.R + back), from[1] - d[1] * (g.R + back));
+      ctx.lineTo(from[0] - d[0] * (g.R + back + 0.45), from[1] - d[1] * (g.R + back + 0.45));
+      ctx.stroke();
+      ctx.lineCap = "butt";
+    }
+  }
+
+  _drawAdvice(advice, index) {
+    const ctx = this.ctx;
+    const g = this.geo;
+    const px = 1 / this.scale;
+    const colour = ADVICE_COLOURS[index % ADVICE_COLOURS.length];
+    const cueId = advice.stroke.ball;
+    const cue = this.balls[cueId];
+    if (!cue) return;
+    const hit = g.cast(cue, advice.stroke.direction, this.balls, cueId);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = (index === 0 ? 3 : 2) * px;
+    ctx.beginPath();
+    ctx.moveTo(...cue);
+    ctx.lineTo(...hit.at);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(hit.at[0], hit.at[1], g.R, 0, 2 * Math.PI);
+    ctx.stroke();
+    let labelAt = hit.at;
+    if (advice.ball && advice.pocket && this.balls[advice.ball]) {
+      const b = this.balls[advice.ball];
+      const m = g.mouth(advice.pocket);
+      ctx.setLineDash([6 * px, 4 * px]);
+      ctx.beginPath();
+      ctx.moveTo(...b);
+      ctx.lineTo(...m);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      labelAt = b;
+    }
+    this._pixels();
+    const [x, y] = this.toPx(labelAt);
+    const text = `${index + 1}: ${Math.round(advice.p_pot * 100)}% · ${advice.expected_points.toFixed(1)}`;
+    ctx.font = `bold ${Math.max(10, Math.round(this.scale * 0.05))}px system-ui, sans-serif`;
+    const w = ctx.measureText(text).width + 8;
+    const bx = x + 10;
+    const by = y - 10 - index * 2;
+    ctx.fillStyle = "rgba(0,0,0,0.7)";
+    ctx.fillRect(bx, by - 9, w, 18);
+    ctx.fillStyle = colour;
+    ctx.textAlign = "left";
+    ctx.textBaseline = "middle";
+    ctx.fillText(text, bx + 4, by);
+    this._metres();
+  }
+
+  // --- animation ------------------------------------------------------------------------------------------
+
+  /** Play the balls' paths of `records` in real time times `speed`, drawing every animation frame with the
+   * positions interpolated by time. Resolves with the number of frames drawn. */
+  animate(records, speed = 1) {
+    const { paths, duration } = mergeTrajectories(records);
+    if (Object.keys(paths).length === 0) return Promise.resolve({ frames: 0, duration: 0 });
+    this.animating = true;
+    this._skip = false;
+    this.canvas.dataset.animating = "true";
+    const saved = this.overlay;
+    this.overlay = { callBall: saved.callBall, callPocket: saved.callPocket };
+    return new Promise((resolve) => {
+      let start = null;
+      let frames = 0;
+      const step = (now) => {
+        if (start === null) start = now;
+        const t = ((now - start) / 1000) * speed;
+        const done = t >= duration || this._skip;
+        const at = done ? duration : t;
+        const balls = {};
+        for (const [ball, path] of Object.entries(paths)) {
+          const p = sampleAt(path, at);
+          if (p) balls[ball] = p;
+        }
+        this.balls = balls;
+        this.draw();
+        frames += 1;
+        this.canvas.dataset.animTime = at.toFixed(3);
+        if (done) {
+          this.animating = false;
+          this.canvas.dataset.animating = "false";
+          this.canvas.dataset.animFrames = String(frames);
+          this.canvas.dataset.animDuration = duration.toFixed(3);
+          this.canvas.dataset.animCount = String(Number(this.canvas.dataset.animCount || 0) + 1);
+          this.overlay = saved;
+          resolve({ frames, duration });
+        } else {
+          requestAnimationFrame(step);
+        }
+      };
+      requestAnimationFrame(step);
+    });
+  }
+
+  skip() {
+    if (this.animating) this._skip = true;
+  }
+}
+
+// --- small drawing helpers ------------------------------------------------------------------------------
+
+function dot(ctx, x, y, r) {
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, 2 * Math.PI);
+  ctx.fill();
+}
+
+function roundRect(ctx, x, y, w, h, r) {
+  ctx.beginPath();
+  ctx.moveTo(x + r, y);
+  ctx.lineTo(x + w - r, y);
+  ctx.arcTo(x + w, y, x + w, y + r, r);
+  ctx.lineTo(x + w, y + h - r);
+  ctx.arcTo(x + w, y + h, x + w - r, y + h, r);
+  ctx.lineTo(x + r, y + h);
+  ctx.arcTo(x, y + h, x, y + h - r, r);
+  ctx.lineTo(x, y + r);
+  ctx.arcTo(x, y, x + r, y, r);
+  ctx.closePath();
+}
+
+function extend(segment, length) {
+  const [a, b] = segment;
+  const d = [b[0] - a[0], b[1] - a[1]];
+  const n = Math.hypot(d[0], d[1]) || 1;
+  return [a[0] + (d[0] / n) * length, a[1] + (d[1] / n) * length];
+}
+
+function shade(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  const f = 0.55;
+  const r = Math.round(((n >> 16) & 255) * f);
+  const g = Math.round(((n >> 8) & 255) * f);
+  const b = Math.round((n & 255) * f);
+  return `rgb(${r},${g},${b})`;
+}
