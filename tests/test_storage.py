@@ -15,6 +15,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -318,7 +319,8 @@ def test_migrations_ship_inside_the_package() -> None:
     migrations = importlib.resources.files("kaisa.storage.migrations")
     assert migrations.joinpath("env.py").is_file()
     assert migrations.joinpath("versions", "r0001_initial.py").is_file()
-    assert head_revision() == "0001"
+    assert migrations.joinpath("versions", "r0002_club.py").is_file()
+    assert head_revision() == "0002"
 
 
 def test_sqlite_has_foreign_keys_and_wal(tmp_path: Path) -> None:
@@ -509,3 +511,93 @@ def test_a_process_killed_mid_match_loses_at_most_the_action_in_flight(store: St
     play(resumed, 4, store.recorder(match_id))
     assert store.match_info(match_id).actions == info.actions + 4
     assert store.load(match_id)[1].to_json() == resumed.state.to_json()
+
+
+# --- club matches: events, tokens, corrections -----------------------------------------------------------
+
+
+def test_a_database_at_the_first_schema_is_upgraded_keeping_its_matches(db_url: str) -> None:
+    from alembic import command
+
+    from kaisa.storage.migrations import alembic_config
+
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "0001")
+        with engine.begin() as conn:
+            columns = {c["name"] for c in inspect(conn).get_columns("matches")}
+            assert "event" not in columns
+            players_id = conn.execute(text("INSERT INTO players (name, kind) VALUES ('Aino', 'human') RETURNING id"))
+            pid = players_id.scalar_one()
+            state = json.dumps(Match(CONFIG).state.to_json())
+            conn.execute(
+                text(
+                    "INSERT INTO matches (created_at, updated_at, player1_id, player2_id, config, status, "
+                    "initial_state, state, action_count) VALUES (:t, :t, :p, :p, :c, 'playing', :s, :s, 0)"
+                ),
+                {"t": datetime.now(UTC), "p": pid, "c": json.dumps(CONFIG.to_json()), "s": state},
+            )
+    finally:
+        engine.dispose()
+    with open_store(db_url) as store:
+        [info] = store.list_matches()
+        assert info.event is None
+        assert not info.has_token
+        assert store.load(info.id)[1] == Match(CONFIG).state
+
+
+def test_matches_of_a_club_night_are_listed_together(store: Store) -> None:
+    first = store.create_match(CONFIG, PLAYER_INFOS, event="Club night 2026-12-02")
+    store.create_match(CONFIG, PLAYER_INFOS)
+    third = store.create_match(CONFIG, PLAYER_INFOS, event="Club night 2026-12-02")
+    assert [m.id for m in store.list_matches(event="Club night 2026-12-02")] == [first, third]
+    assert store.match_info(first).event == "Club night 2026-12-02"
+    before = store.last_change(event="Club night 2026-12-02")
+    assert before is not None
+    match = Match(CONFIG)
+    play(match, 1, store.recorder(third))
+    after = store.last_change([third])
+    assert after is not None
+    assert after >= before
+    with pytest.raises(StorageError, match="event name"):
+        store.create_match(CONFIG, PLAYER_INFOS, event="x" * 121)
+
+
+def test_a_marker_token_is_checked_and_only_its_hash_is_stored(store: Store) -> None:
+    from kaisa.storage import AccessDeniedError
+
+    token = "s3cret-token-for-table-1"
+    match_id = store.create_match(CONFIG, PLAYER_INFOS, token=token)
+    assert store.match_info(match_id).has_token
+    store.check_token(match_id, token)
+    for wrong in (None, "", "s3cret-token-for-table-2"):
+        with pytest.raises(AccessDeniedError, match="missing or wrong"):
+            store.check_token(match_id, wrong)
+    with store.engine.connect() as conn:
+        stored = conn.execute(text("SELECT token_hash FROM matches WHERE id = :m"), {"m": match_id}).scalar_one()
+    assert token not in stored
+    open_match = store.create_match(CONFIG, PLAYER_INFOS)
+    with pytest.raises(AccessDeniedError, match="not kept with a token"):
+        store.check_token(open_match, token)
+    with pytest.raises(StorageError, match="at least 16"):
+        store.create_match(CONFIG, PLAYER_INFOS, token="short")
+
+
+def test_a_correction_rewrites_the_actions_after_it_in_one_transaction(store: Store) -> None:
+    match_id, match = recorded_match(store, 6)
+    keep = 3
+    corrected = Match(CONFIG)
+    for entry in match.stack[:keep]:
+        corrected.push(entry.action)
+    play(corrected, 2)  # different players' choices from here on
+    store.rewrite(match_id, keep, corrected.stack[keep:], corrected.state)
+    assert store.load(match_id)[1] == corrected.state
+    assert [a.action for a in store.actions(match_id)] == [e.action for e in corrected.stack]
+    assert [a.state_after.to_json() for a in store.actions(match_id)] == states_after(corrected)
+    before = snapshot(store, match_id)
+    with pytest.raises(StorageError, match="does not start from the stored state"):
+        store.rewrite(match_id, 1, corrected.stack[2:], corrected.state)
+    with pytest.raises(StorageError, match="cannot rewrite from 9"):
+        store.rewrite(match_id, 9, [], corrected.state)
+    assert snapshot(store, match_id) == before

@@ -19,11 +19,18 @@ migrations in ``kaisa/storage/migrations`` to the current schema. Storage holds 
 """
 
 from kaisa.storage.engine import ENV_VAR, default_url
-from kaisa.storage.errors import CorruptRecordError, DatabaseUnavailableError, StorageError, UnknownMatchError
+from kaisa.storage.errors import (
+    AccessDeniedError,
+    CorruptRecordError,
+    DatabaseUnavailableError,
+    StorageError,
+    UnknownMatchError,
+)
 from kaisa.storage.store import MatchInfo, MatchRecorder, PlayerInfo, Store, StoredAction, open_store
 
 __all__ = [
     "ENV_VAR",
+    "AccessDeniedError",
     "CorruptRecordError",
     "DatabaseUnavailableError",
     "MatchInfo",

@@ -21,4 +21,8 @@ class CorruptRecordError(StorageError):
     """A stored row does not hold what the schema promises (not JSON, or JSON that is not a valid value)."""
 
 
-__all__ = ["CorruptRecordError", "DatabaseUnavailableError", "StorageError", "UnknownMatchError"]
+class AccessDeniedError(StorageError):
+    """The secret token given for a match is missing or wrong (or the match takes no token)."""
+
+
+__all__ = ["AccessDeniedError", "CorruptRecordError", "DatabaseUnavailableError", "StorageError", "UnknownMatchError"]

@@ -39,6 +39,7 @@ NAMING_CONVENTION = {
 
 STATUSES = ("playing", "over")
 PLAYER_NAME_LENGTH = 200
+EVENT_NAME_LENGTH = 120
 PLAYER_KIND_LENGTH = 40
 
 
@@ -78,6 +79,10 @@ class MatchRow(Base):
     state: Mapped[dict[str, Any]]
     action_count: Mapped[int] = mapped_column(Integer)
     """How many action rows the match has: they are numbered ``0 .. action_count - 1``."""
+    event: Mapped[str | None] = mapped_column(String(EVENT_NAME_LENGTH), index=True)
+    """The club night (or tournament) the match belongs to, for its results table and spectator display."""
+    token_hash: Mapped[str | None] = mapped_column(String(64))
+    """SHA-256 (hex) of the secret token that lets a marker enter strokes; None for matches played here."""
 
 
 class ActionRow(Base):

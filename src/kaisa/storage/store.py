@@ -12,6 +12,8 @@ This layer holds no game logic: it stores the game layer's JSON values (``MatchC
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -21,7 +23,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, exc, select
+from sqlalchemy import Engine, exc, func, select
 from sqlalchemy.orm import Session, aliased
 
 from kaisa.errors import FormatError
@@ -29,10 +31,25 @@ from kaisa.game import Action, Entry, Match, MatchConfig, MatchState, Outcome, P
 from kaisa.game import action_from_json as _action_from_json
 from kaisa.game import action_to_json as _action_to_json
 from kaisa.storage.engine import SQLITE_BEGIN_OPTION, dumps, first_line, make_engine, migrate, parse_url, shown
-from kaisa.storage.errors import CorruptRecordError, DatabaseUnavailableError, StorageError, UnknownMatchError
-from kaisa.storage.models import PLAYER_KIND_LENGTH, PLAYER_NAME_LENGTH, ActionRow, MatchRow, PlayerRow
+from kaisa.storage.errors import (
+    AccessDeniedError,
+    CorruptRecordError,
+    DatabaseUnavailableError,
+    StorageError,
+    UnknownMatchError,
+)
+from kaisa.storage.models import (
+    EVENT_NAME_LENGTH,
+    PLAYER_KIND_LENGTH,
+    PLAYER_NAME_LENGTH,
+    ActionRow,
+    MatchRow,
+    PlayerRow,
+)
 
 T = TypeVar("T")
+MIN_TOKEN_LENGTH = 16
+"""A marker's token is a secret: long enough not to be guessed."""
 JSONObject = dict[str, Any]
 SEED_RANGE = (-(2**63), 2**63 - 1)
 
@@ -59,6 +76,10 @@ class MatchInfo:
     result: Result | None
     created_at: datetime
     updated_at: datetime
+    event: str | None = None
+    """The club night or tournament the match belongs to."""
+    has_token: bool = False
+    """Entering strokes needs the match's secret token (a club match kept by a marker)."""
 
 
 @dataclass(frozen=True)
@@ -148,11 +169,18 @@ class Store:
         *,
         kinds: tuple[str, str] | None = None,
         state: MatchState | None = None,
+        event: str | None = None,
+        token: str | None = None,
     ) -> int:
         """Store a new match and return its id. ``players`` are the two players (a bare name means a
         ``human``); without them, the names in ``config.players`` with the ``kinds`` given (default ``human``).
-        ``state`` is where the match starts (default: a new match's state)."""
+        ``state`` is where the match starts (default: a new match's state). ``event`` names the club night it
+        belongs to; ``token`` is a secret that :meth:`check_token` will ask for (only its hash is stored)."""
         infos = _player_infos(config, players, kinds)
+        if event is not None and not 0 < len(event) <= EVENT_NAME_LENGTH:
+            raise StorageError(f"an event name has 1 to {EVENT_NAME_LENGTH} characters, not {len(event)}")
+        if token is not None and len(token) < MIN_TOKEN_LENGTH:
+            raise StorageError(f"a match token has at least {MIN_TOKEN_LENGTH} characters")
         if seed is not None and not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
             raise StorageError(f"a seed is stored as a 64-bit integer: {seed} is out of range")
         if state is None:
@@ -174,6 +202,8 @@ class Store:
                 initial_state=state_json,
                 state=state_json,
                 action_count=0,
+                event=event,
+                token_hash=None if token is None else _token_hash(token),
             )
             session.add(row)
             session.flush()
@@ -215,6 +245,60 @@ class Store:
             row.action_count = index + 1
             row.updated_at = now
         return index
+
+    def rewrite(self, match_id: int, keep: int, entries: Sequence[Entry], final: MatchState) -> None:
+        """Replace every action from index ``keep`` on with ``entries`` (a correction replayed by the game
+        layer) and make ``final`` the current state, in one transaction. Refuses (and writes nothing) unless the
+        first new entry starts from the stored state before action ``keep``."""
+        now = _now()
+        rows_json = [
+            (
+                _plain(_action_to_json(e.action), "the action"),
+                _plain(_outcome_json(e.outcome), "the outcome"),
+                _plain((entries[i + 1].before if i + 1 < len(entries) else final).to_json(), "a state"),
+            )
+            for i, e in enumerate(entries)
+        ]
+        final_json = _plain(final.to_json(), "the final state")
+        with self._write(f"rewriting match {match_id} from action {keep}") as session:
+            row = self._match(session, match_id, lock=True)
+            if not 0 <= keep <= row.action_count:
+                raise StorageError(f"match {match_id} has {row.action_count} actions: cannot rewrite from {keep}")
+            rows = self._action_rows(session, row)
+            before_json = rows[keep - 1].state_after if keep > 0 else row.initial_state
+            if entries and _plain(entries[0].before.to_json(), "a state") != before_json:
+                raise StorageError(
+                    f"match {match_id}: the correction does not start from the stored state before action {keep}"
+                )
+            for old in rows[keep:]:
+                session.delete(old)
+            session.flush()
+            for offset, (action_json, outcome_json, after_json) in enumerate(rows_json):
+                session.add(
+                    ActionRow(
+                        match_id=match_id,
+                        action_index=keep + offset,
+                        kind=str(action_json["kind"]),
+                        action=action_json,
+                        outcome=outcome_json,
+                        state_after=after_json,
+                        created_at=now,
+                    )
+                )
+            row.state = final_json
+            row.status = _status(final)
+            row.result = None if final.result is None else _plain(final.result.to_json(), "the result")
+            row.action_count = keep + len(entries)
+            row.updated_at = now
+
+    def check_token(self, match_id: int, token: str | None) -> None:
+        """Raise :class:`AccessDeniedError` unless ``token`` is the match's secret token."""
+        with self._read(f"checking the token of match {match_id}") as session:
+            stored = self._match(session, match_id).token_hash
+        if stored is None:
+            raise AccessDeniedError(f"match {match_id} is not kept with a token")
+        if token is None or not hmac.compare_digest(stored, _token_hash(token)):
+            raise AccessDeniedError(f"the token for match {match_id} is missing or wrong: use the marker's link")
 
     def recorder(self, match_id: int) -> MatchRecorder:
         """The ``on_entry`` callback for ``play_match`` that records match ``match_id``'s actions."""
@@ -310,11 +394,24 @@ class Store:
         """One match at a glance."""
         return self._infos(f"reading match {match_id}", match_id)[0]
 
-    def list_matches(self, status: str | None = None) -> list[MatchInfo]:
-        """Every stored match (or those with ``status`` ``playing`` or ``over``), oldest first."""
+    def list_matches(self, status: str | None = None, event: str | None = None) -> list[MatchInfo]:
+        """Every stored match (or those with ``status`` ``playing`` or ``over``, or of one ``event``), oldest
+        first."""
         if status not in (None, "playing", "over"):
             raise StorageError(f"a match's status is playing or over, not {status!r}")
-        return self._infos("listing the matches", None, status)
+        return self._infos("listing the matches", None, status, event)
+
+    def last_change(self, match_ids: Sequence[int] | None = None, event: str | None = None) -> datetime | None:
+        """When any of these matches (or of ``event``, or any at all) last changed: a cheap poll for live
+        displays."""
+        query = select(func.max(MatchRow.updated_at))
+        if match_ids is not None:
+            query = query.where(MatchRow.id.in_(list(match_ids)))
+        if event is not None:
+            query = query.where(MatchRow.event == event)
+        with self._read("polling for changes") as session:
+            moment = session.scalar(query)
+        return None if moment is None else _utc(moment)
 
     def actions(self, match_id: int) -> list[StoredAction]:
         """Every recorded action of the match in order, with its outcome and the state after it: for
@@ -419,7 +516,9 @@ class Store:
                 raise
             return found
 
-    def _infos(self, doing: str, match_id: int | None, status: str | None = None) -> list[MatchInfo]:
+    def _infos(
+        self, doing: str, match_id: int | None, status: str | None = None, event: str | None = None
+    ) -> list[MatchInfo]:
         first, second = aliased(PlayerRow), aliased(PlayerRow)
         query = (
             select(MatchRow, first, second)
@@ -431,6 +530,8 @@ class Store:
             query = query.where(MatchRow.id == match_id)
         if status is not None:
             query = query.where(MatchRow.status == status)
+        if event is not None:
+            query = query.where(MatchRow.event == event)
         with self._read(doing) as session:
             if match_id is not None:
                 self._match(session, match_id)
@@ -447,6 +548,8 @@ class Store:
                         result=result,
                         created_at=_utc(row.created_at),
                         updated_at=_utc(row.updated_at),
+                        event=row.event,
+                        has_token=row.token_hash is not None,
                     )
                 )
             return out
@@ -470,6 +573,10 @@ def open_store(url: str | os.PathLike[str] | None = None) -> Store:
 
 
 # --- values --------------------------------------------------------------------------------------------
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def _now() -> datetime:
