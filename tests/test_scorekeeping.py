@@ -293,3 +293,49 @@ def test_a_marked_match_is_stored_and_resumed(tmp_path):
         match.push(Forfeit(W2))
         store.record(match_id, match.stack[-1], match.state)
         assert store.load(match_id)[1].result == match.state.result
+
+
+# --- marks and corrections ------------------------------------------------------------------------------
+
+
+def test_marks_become_an_entry_against_the_match_position_and_back():
+    from kaisa.game.marking import Marks, entry_for, marks_of
+
+    match = opened()
+    marks = Marks(pots=((K, PocketId.FL),), first_contact=K, place=(0.5, 0.3), moves={W1: (0.6, 1.1)})
+    made = entry_for(match.state, marks)
+    assert made.start == match.state.position.with_ball(W1, (0.5, 0.3))
+    assert made.final == made.start.without(K).with_ball(W1, (0.6, 1.1))
+    assert marks_of(made, match.state) == marks
+    with pytest.raises(IllegalActionError, match="say where it was placed"):
+        entry_for(match.state, Marks(first_contact=K))
+    with pytest.raises(IllegalActionError, match="no place to come to rest"):
+        entry_for(match.state, Marks(pots=((K, PocketId.FL),), place=(0.5, 0.3), moves={K: (0.2, 0.2)}))
+    on_table = playing().state
+    with pytest.raises(IllegalActionError, match="played from where it lies"):
+        entry_for(on_table, Marks(place=(0.5, 0.3)))
+
+
+def test_a_corrected_stroke_is_replayed_with_every_later_stroke_re_entered():
+    from kaisa.game.marking import Marks, correct
+
+    match = scorekept()
+    assert match.state.game.scores[W1] == 6
+    # the break's kaisa pot is corrected to a miss: W2 comes to the table, and the later strokes are re-entered
+    # (stroke 4 was W1's, so it is now refused: it would be W2's)
+    with pytest.raises(IllegalActionError, match="action 4 would be W2's stroke, but it was entered as W1's"):
+        correct(match, 3, Marks(first_contact=K, place=(0.5, 0.3), moves={W1: (0.6, 1.1)}))
+    # correcting the last stroke instead: the white potted without a player's touch
+    fixed = correct(match, 5, Marks(pots=((W2, PocketId.ML),), first_contact=W2))
+    assert [e.action for e in fixed.stack[:5]] == [e.action for e in match.stack[:5]]
+    assert fixed.stack[5].outcome.ruling is not None
+    assert match.stack[5].outcome.ruling is not None
+    assert fixed.stack[5].outcome.ruling.fouls != match.stack[5].outcome.ruling.fouls
+    # removing W1's missed stroke would make W2's later stroke W1's: refused
+    with pytest.raises(IllegalActionError, match="action 5 would be W1's stroke"):
+        correct(match, 4, None)
+    removed = correct(match, 5, None)
+    assert len(removed.stack) == len(match.stack) - 1
+    assert removed.state == match.stack[5].before
+    with pytest.raises(IllegalActionError, match="no action 9"):
+        correct(match, 9, None)
