@@ -23,9 +23,10 @@ from kaisa.call import parse_call
 from kaisa.errors import KaisaError
 from kaisa.game import IllegalActionError
 from kaisa.model import BallId
-from kaisa.storage import Store, UnknownMatchError
+from kaisa.storage import AccessDeniedError, Store, UnknownMatchError
 from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
+from kaisa.web.club import club_router
 from kaisa.web.service import TableService, call_of, game_of, position_of, stroke_of
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -66,6 +67,7 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
         return handler
 
+    app.add_exception_handler(AccessDeniedError, refuse(403))
     app.add_exception_handler(UnknownMatchError, refuse(404))
     app.add_exception_handler(IllegalActionError, refuse(409))
     app.add_exception_handler(KaisaError, refuse(422))
@@ -78,6 +80,16 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(str(static / "index.html"))
+
+    @app.get("/club", include_in_schema=False)
+    def club_page() -> FileResponse:
+        return FileResponse(str(static / "club.html"))
+
+    @app.get("/scoreboard", include_in_schema=False)
+    def scoreboard_page() -> FileResponse:
+        return FileResponse(str(static / "scoreboard.html"))
+
+    app.include_router(club_router(store, service))
 
     # --- reference data ------------------------------------------------------------------------------
 
