@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import pytest
 
+from kaisa.errors import InvalidStrokeError
 from kaisa.call import parse_call
 from kaisa.game import (
     Action,
@@ -415,7 +416,7 @@ def test_1_1_lifted_object_balls_do_not_spoil_a_lag():
 )
 def test_1_1_illegal_lag_placements_are_refused(strokes):
     match = Match()
-    assert_refused(match, Lag(strokes), IllegalActionError, "behind the head string")
+    assert_refused(match, Lag(strokes), (IllegalPlacementError, InvalidStrokeError), "behind the head string|lags with")
     assert phase(match) is Phase.LAG
     assert match.state.actions == 0
 
@@ -423,7 +424,7 @@ def test_1_1_illegal_lag_placements_are_refused(strokes):
 def test_1_1_lag_ball_placed_on_an_object_ball_is_refused():
     match = Match()
     overlapping = Stroke(W1, 1.4, 90.0, place=(0.66, 0.68))  # 58 mm from R1's centre on the head-string spot
-    assert_refused(match, Lag((overlapping, right_lag())), (IllegalActionError, IllegalPlacementError))
+    assert_refused(match, Lag((overlapping, right_lag())), IllegalPlacementError, "overlap")
 
 
 # --- 1.2 choice of cue ball, W2's placement, the break -------------------------------------------------

@@ -63,7 +63,8 @@ def test_stroke_direction_is_normalised():
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"speed": 0.0}, r"speed 0.0 m/s is out of range: allowed is \(0, 8.0\]"),
+        ({"speed": 0.0}, r"speed 0.0 m/s is out of range: allowed is 0.01 to 8.0 m/s"),
+        ({"speed": 1e-200}, r"speed 1e-200 m/s is out of range: allowed is 0.01 to 8.0 m/s"),
         ({"speed": 8.01}, "out of range"),
         ({"speed": -1.0}, "out of range"),
         ({"speed": math.nan}, "speed must be a finite number"),

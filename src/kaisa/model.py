@@ -128,6 +128,9 @@ class Position(Mapping[BallId, Point]):
         return cls(data["balls"])
 
 
+MIN_SPEED = 0.01
+"""Slowest cue speed accepted, m/s: a slower touch moves a ball less than a millimetre, and the engine needs
+ever more events to settle a vanishing speed."""
 MAX_SPEED = 8.0
 """Fastest cue speed accepted, m/s: harder than any break in play."""
 MAX_ELEVATION = 60.0
@@ -173,8 +176,10 @@ class Stroke:
             if not math.isfinite(value):
                 raise InvalidStrokeError(f"stroke {name} must be a finite number, got {value}")
             object.__setattr__(self, name, float(value))
-        if not 0 < self.speed <= MAX_SPEED:
-            raise InvalidStrokeError(f"stroke speed {self.speed} m/s is out of range: allowed is (0, {MAX_SPEED}] m/s")
+        if not MIN_SPEED <= self.speed <= MAX_SPEED:
+            raise InvalidStrokeError(
+                f"stroke speed {self.speed} m/s is out of range: allowed is {MIN_SPEED} to {MAX_SPEED} m/s"
+            )
         if not 0 <= self.elevation <= MAX_ELEVATION:
             raise InvalidStrokeError(
                 f"stroke elevation {self.elevation} deg is out of range: allowed is [0, {MAX_ELEVATION}] deg"

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kaisa.errors import KaisaError
+from kaisa.errors import InvalidStrokeError, KaisaError
 from kaisa.game.state import (
     CUE_BALLS,
     SHOOTOUT_INNINGS,
@@ -46,6 +46,7 @@ from kaisa.game.state import (
 from kaisa.model import BallId, Position, ShotRecord
 from kaisa.referee import GameState, RuleOptions, Ruling, StrokeLog, judge, observe, opponent_of
 from kaisa.referee.opening import (
+    IllegalPlacementError,
     LagResult,
     check_hand_placement,
     check_w2_placement,
@@ -246,14 +247,17 @@ class Match:
         facts = []
         records = []
         for index, (stroke, half, ball) in enumerate(zip(action.strokes, ("left", "right"), CUE_BALLS, strict=True)):
-            if stroke.ball is not ball or stroke.place is None or not lag_start_is_legal(stroke.place, half, spec):
-                raise IllegalActionError(
-                    f"player {index + 1} lags with {ball.value} placed behind the head string in the {half} half "
-                    f"(x {'<' if half == 'left' else '>'} {spec.long_axis:.2f} m, y < {spec.head_string:.2f} m)"
-                )
+            where = (
+                f"placed behind the head string in the {half} half "
+                f"(x {'<' if half == 'left' else '>'} {spec.long_axis:.2f} m, y < {spec.head_string:.2f} m)"
+            )
+            if stroke.ball is not ball:
+                raise InvalidStrokeError(f"player {index + 1} lags with {ball.value}, not {stroke.ball.value} (1.1)")
+            if stroke.place is None or not lag_start_is_legal(stroke.place, half, spec):
+                raise IllegalPlacementError(f"player {index + 1} lags with {ball.value} {where}")
             blocked = [b.value for b, p in objects.items() if math.dist(p, stroke.place) < spec.ball_diameter]
             if blocked:
-                raise IllegalActionError(
+                raise IllegalPlacementError(
                     f"player {index + 1}'s lag ball at {stroke.place} would overlap {', '.join(blocked)}; "
                     "place it clear of the balls, or lift them"
                 )

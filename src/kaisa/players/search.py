@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import math
 import os
+import stat
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -110,12 +113,37 @@ _POOL: Executor | None = None
 
 
 def _pool() -> Executor:
+    """The search's worker processes, forked (fast: they inherit the loaded physics) and then cut loose from
+    the caller's open files, so that a web server's listening socket does not outlive the server in them."""
     global _POOL
     if _POOL is None:
         workers = max(1, min(2, os.cpu_count() or 1))
-        method = "fork" if os.name == "posix" else "spawn"
-        _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method))
+        if os.name == "posix":
+            _POOL = ProcessPoolExecutor(
+                max_workers=workers, mp_context=get_context("fork"), initializer=_worker_start, initargs=(os.getpid(),)
+            )
+        else:
+            _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
     return _POOL
+
+
+def _worker_start(parent: int) -> None:
+    """In a forked worker: close the inherited sockets (the pool talks over pipes) and leave when the parent
+    has gone, instead of waiting for work forever as an orphan."""
+    for name in os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []:
+        fd = int(name)
+        try:
+            if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                os.close(fd)
+        except OSError:
+            continue
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="kaisa-parent-watch", daemon=True).start()
 
 
 def _legal(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -33,6 +34,20 @@ class RuleOptions:
     """Balls closer than this (metres) to a cushion or to each other count as frozen."""
 
     def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("bool", bool):
+                if not isinstance(value, bool):
+                    raise ValueError(f"rule option {f.name} is true or false, not {value!r}")
+            elif f.type in ("int", int):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ValueError(f"rule option {f.name} is a whole number, not {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise ValueError(f"rule option {f.name} is a finite number, not {value!r}")
+            else:
+                object.__setattr__(self, f.name, float(value))
+        if self.w2_corridor_clearance < 0:
+            raise ValueError("w2_corridor_clearance must not be negative")
         if not 0 <= self.talonmies_foul_below <= self.talonmies_no_points_below <= 180:
             raise ValueError("talonmies thresholds must satisfy 0 <= foul_below <= no_points_below <= 180 degrees")
         if self.extra_kaisa_value < 0 or self.frozen_gap < 0:

@@ -77,6 +77,9 @@ class GameState:
                 isinstance(v, int) and not isinstance(v, bool) for v in scores_raw.values()
             ):
                 raise FormatError('scores must be whole numbers, e.g. {"W1": 12, "W2": -2}')
+            in_hand = data.get("in_hand", [])
+            if not isinstance(in_hand, list) or not all(isinstance(b, str) for b in in_hand):
+                raise FormatError(f'state in_hand is a list of cue balls, e.g. ["W1"], not {in_hand!r}')
             for key in ("opening", "last_pot_direct_middle_kaisa", "kaisa_off_centre"):
                 if not isinstance(data.get(key, False), bool):
                     raise FormatError(f"state {key} must be true or false")
@@ -84,7 +87,7 @@ class GameState:
                 scores={BallId(str(k)): v for k, v in scores_raw.items()},
                 shooter=BallId(str(data.get("shooter", "W1"))),
                 opening=data.get("opening", False),
-                in_hand=frozenset(BallId(str(b)) for b in data.get("in_hand", [])),
+                in_hand=frozenset(BallId(b) for b in in_hand),
                 last_pot_direct_middle_kaisa=data.get("last_pot_direct_middle_kaisa", False),
                 kaisa_off_centre=data.get("kaisa_off_centre", False),
             )

@@ -23,6 +23,7 @@ from kaisa.storage.errors import (
     AccessDeniedError,
     CorruptRecordError,
     DatabaseUnavailableError,
+    StaleStateError,
     StorageError,
     UnknownMatchError,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "MatchInfo",
     "MatchRecorder",
     "PlayerInfo",
+    "StaleStateError",
     "StorageError",
     "Store",
     "StoredAction",

@@ -21,8 +21,13 @@ class CorruptRecordError(StorageError):
     """A stored row does not hold what the schema promises (not JSON, or JSON that is not a valid value)."""
 
 
+class StaleStateError(StorageError):
+    """An action was played from a state that is no longer the match's stored state: someone else (another tab,
+    another server) recorded an action meanwhile. Reload the match and play on from there."""
+
+
 class AccessDeniedError(StorageError):
     """The secret token given for a match is missing or wrong (or the match takes no token)."""
 
 
-__all__ = ["AccessDeniedError", "CorruptRecordError", "DatabaseUnavailableError", "StorageError", "UnknownMatchError"]
+__all__ = ["AccessDeniedError", "CorruptRecordError", "DatabaseUnavailableError", "StaleStateError", "StorageError", "UnknownMatchError"]

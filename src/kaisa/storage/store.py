@@ -35,6 +35,7 @@ from kaisa.storage.errors import (
     AccessDeniedError,
     CorruptRecordError,
     DatabaseUnavailableError,
+    StaleStateError,
     StorageError,
     UnknownMatchError,
 )
@@ -222,7 +223,7 @@ class Store:
         with self._write(f"recording an action of match {match_id}") as session:
             row = self._match(session, match_id, lock=True)
             if row.state != before_json:
-                raise StorageError(
+                raise StaleStateError(
                     f"match {match_id}: the action was played from a state that is not the stored current state "
                     f"(after its {row.action_count} recorded actions), so it was not recorded: was an action "
                     "undone only in memory, recorded twice, or played on another copy of the match?"
@@ -479,7 +480,9 @@ class Store:
     def _match(self, session: Session, match_id: int, *, lock: bool = False) -> MatchRow:
         if isinstance(match_id, bool) or not isinstance(match_id, int):
             raise UnknownMatchError(f"a match id is an integer, not {match_id!r}")
-        row = session.get(MatchRow, match_id, with_for_update=lock)
+        row = None
+        if SEED_RANGE[0] <= match_id <= SEED_RANGE[1]:  # beyond 64 bits no row can have it (and drivers overflow)
+            row = session.get(MatchRow, match_id, with_for_update=lock)
         if row is None:
             raise UnknownMatchError(
                 f"there is no match {match_id} in the database at {self.url} (list_matches() shows the stored ones)"

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -23,11 +24,11 @@ from kaisa.call import parse_call
 from kaisa.errors import KaisaError
 from kaisa.game import IllegalActionError
 from kaisa.model import BallId
-from kaisa.storage import AccessDeniedError, Store, UnknownMatchError
+from kaisa.storage import AccessDeniedError, StaleStateError, Store, UnknownMatchError
 from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router
-from kaisa.web.service import TableService, call_of, game_of, position_of, stroke_of
+from kaisa.web.service import TableService, UnknownActionError, call_of, game_of, position_of, stroke_of
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": schemas.ErrorOut, "description": "No such match"},
@@ -53,6 +54,7 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
             store.close()
 
     app = FastAPI(
+        responses={422: {"model": schemas.ErrorOut, "description": "A malformed or illegal request"}},
         title="Kaisa browser table",
         version=__version__,
         description="Play Kaisa, the Finnish five-ball billiards game, against the computer or a friend, "
@@ -67,8 +69,21 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
         return handler
 
+    def invalid(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        # the offending input is not echoed: it may not even be JSON (NaN), and the field says enough
+        errors = [
+            {"loc": [str(part) for part in e["loc"]], "msg": str(e["msg"]), "type": str(e["type"])}
+            for e in exc.errors()
+        ]
+        said = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors)
+        return JSONResponse({"detail": f"the request does not fit the API: {said}", "errors": errors}, status_code=422)
+
+    app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(AccessDeniedError, refuse(403))
     app.add_exception_handler(UnknownMatchError, refuse(404))
+    app.add_exception_handler(UnknownActionError, refuse(404))
+    app.add_exception_handler(StaleStateError, refuse(409))
     app.add_exception_handler(IllegalActionError, refuse(409))
     app.add_exception_handler(KaisaError, refuse(422))
 
@@ -143,7 +158,7 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         """Both lag strokes (1.1): player 1 with W1 from the left half, player 2 with W2 from the right; null
         for a computer player's stroke."""
         strokes = tuple(None if s is None else stroke_of(s) for s in body.strokes)
-        return service.lag(match_id, (strokes[0], strokes[1]))
+        return service.lag(match_id, (strokes[0], strokes[1]), body.lift)
 
     @app.post("/api/matches/{match_id}/choose", responses=ERRORS, tags=["play"])
     def choose(match_id: int, body: schemas.ChooseIn) -> schemas.Played:

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET
+from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED
 
 Coordinate = Annotated[float, Field(ge=-10.0, le=10.0, allow_inf_nan=False)]
 PointIn = tuple[Coordinate, Coordinate]
@@ -29,7 +29,7 @@ class StrokeIn(Strict):
     """A stroke in the project's JSON contract."""
 
     ball: CueBallName
-    speed: float = Field(gt=0, le=MAX_SPEED, allow_inf_nan=False, description="cue speed at impact, m/s")
+    speed: float = Field(ge=MIN_SPEED, le=MAX_SPEED, allow_inf_nan=False, description="cue speed at impact, m/s")
     direction: float = Field(ge=-720, le=720, allow_inf_nan=False, description="degrees, 0 = +x, 90 = +y")
     elevation: float = Field(0.0, ge=0, le=MAX_ELEVATION, allow_inf_nan=False, description="degrees")
     side: float = Field(
@@ -67,6 +67,7 @@ class LagIn(Strict):
     """Both lag strokes; ``null`` for a computer player's, which it plays itself."""
 
     strokes: tuple[StrokeIn | None, StrokeIn | None]
+    lift: bool = Field(False, description="take the object balls off their spots for the lag (1.1)")
 
 
 class ChooseIn(Strict):
@@ -198,5 +199,16 @@ class AdviceOut(BaseModel):
     score: float
 
 
+class FieldError(BaseModel):
+    loc: list[str]
+    """Where in the request: ``body``, ``path`` or ``query``, then the field names."""
+    msg: str
+    type: str
+
+
 class ErrorOut(BaseModel):
+    """Every refusal: ``detail`` says in a sentence what was wrong and what is allowed; a request that does not
+    fit the schema also lists each wrong field in ``errors``."""
+
     detail: str
+    errors: list[FieldError] = []

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from kaisa.call import Call, parse_call
+from kaisa.errors import InvalidPositionError, InvalidStrokeError, KaisaError
 from kaisa.game import (
     Action,
     Choose,
@@ -42,6 +43,10 @@ from kaisa.web import schemas
 ANIMATION_RATE = 60.0
 """Hz: the page animates strokes from ball centres sampled this often."""
 COMPUTER_KINDS = ("baseline", "beginner", "club", "master")
+
+
+class UnknownActionError(KaisaError, LookupError):
+    """No action with that index is stored for the match."""
 
 
 class NotYourTurnError(IllegalActionError):
@@ -118,23 +123,24 @@ class TableService:
         """Action ``index`` played again from its stored state, with paths (replay stroke by stroke)."""
         match = self.store.resume(match_id)
         if not 0 <= index < len(match.stack):
-            raise IllegalActionError(
-                f"match {match_id} has {len(match.stack)} actions: the index must be 0 to {len(match.stack) - 1}"
-            )
+            count = len(match.stack)
+            which = "has no actions yet" if not count else f"has {count} actions, numbered 0 to {count - 1}"
+            raise UnknownActionError(f"match {match_id} {which}: there is no action {index}")
         entry = match.stack[index]
         replay = Match(match.config, entry.before)
         replay.trajectory_rate = ANIMATION_RATE
         outcome = replay.push(entry.action)
         info = self.store.match_info(match_id)
+        outcomes = self.store.outcomes(match_id)[: index + 1]
         return schemas.Played(
-            match=self._view(match_id, replay, info, last=outcome.to_json()),
+            match=self._view(match_id, replay, info, last=outcome.to_json(), outcomes=outcomes),
             action=action_to_json(entry.action),
             outcome=outcome.to_json(),
         )
 
     # --- actions --------------------------------------------------------------------------------------
 
-    def lag(self, match_id: int, strokes: tuple[Stroke | None, Stroke | None]) -> schemas.Played:
+    def lag(self, match_id: int, strokes: tuple[Stroke | None, Stroke | None], lift: bool = False) -> schemas.Played:
         with self._locked(match_id):
             match, info = self._load(match_id)
             if match.state.phase not in (Phase.LAG, Phase.SHOOTOUT_LAG):
@@ -149,7 +155,7 @@ class TableService:
                 elif computer is not None:
                     raise NotYourTurnError(f"player {i + 1} is a computer player: send null for its lag stroke")
                 played.append(stroke)
-            return self._play(match_id, match, info, Lag((played[0], played[1])))
+            return self._play(match_id, match, info, Lag((played[0], played[1]), lift))
 
     def choose(self, match_id: int, cue_ball: BallId) -> schemas.Played:
         return self._human(match_id, lambda _m: Choose(cue_ball))
@@ -213,9 +219,11 @@ class TableService:
 
         game = game or GameState(shooter=stroke.ball)
         if stroke.ball is not game.shooter:
-            raise IllegalActionError(f"{game.shooter.value} is at the table: the stroke must be played with it")
+            raise InvalidStrokeError(f"{game.shooter.value} is at the table: the stroke must be played with it")
         if call is not None:
             call.check_shooter(game.shooter)
+        if stroke.place is None:
+            _check_cue_ball(position, game)
         record = simulate(position, stroke, trajectories=ANIMATION_RATE)
         ruling = judge(observe(record, call), call, game)
         return schemas.StudyShotOut(record=record.to_json(), ruling=ruling.to_json())
@@ -225,6 +233,8 @@ class TableService:
         from kaisa.players.search import advise
 
         game = game or GameState()
+        if not game.from_hand:
+            _check_cue_ball(position, game)
         evaluations = advise(position, game, level)
         return [
             schemas.AdviceOut(
@@ -281,10 +291,17 @@ class TableService:
         )
 
     def _view(
-        self, match_id: int, match: Match, info: MatchInfo, last: dict[str, Any] | None = None
+        self,
+        match_id: int,
+        match: Match,
+        info: MatchInfo,
+        last: dict[str, Any] | None = None,
+        outcomes: list[dict[str, Any]] | None = None,
     ) -> schemas.MatchView:
+        """The view of ``match`` (the stored match, or a replay of it after ``len(outcomes)`` actions)."""
         state = match.state
-        outcomes = self.store.outcomes(match_id) if info.actions else []
+        if outcomes is None:
+            outcomes = self.store.outcomes(match_id) if info.actions else []
         if last is None and outcomes:
             last = outcomes[-1]
         if last is not None:
@@ -329,8 +346,8 @@ class TableService:
             shootout=None if state.shootout is None else state.shootout.to_json(),
             result=None if state.result is None else state.result.to_json(),
             strokes=state.strokes,
-            actions=info.actions,
-            can_undo=match.config.clock.mode == "off" and info.actions > 0,
+            actions=len(outcomes),
+            can_undo=match.config.clock.mode == "off" and len(outcomes) > 0 and len(outcomes) == info.actions,
             w2_corridors=corridors,
             last=last,
         )
@@ -344,6 +361,14 @@ class TableService:
             result=None if info.result is None else info.result.to_json(),
             created_at=info.created_at.isoformat(),
             updated_at=info.updated_at.isoformat(),
+        )
+
+
+def _check_cue_ball(position: Position, game: GameState) -> None:
+    if game.shooter not in position:
+        raise InvalidPositionError(
+            f"{game.shooter.value} is to play but is not on the table: put it in the position, or play it from hand "
+            f"(a stroke with a place, or a state with {game.shooter.value} in in_hand)"
         )
 
 

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./controls.js";
-import { applyLabels, lang, levelDescription, onLangChange, ruleText, serverText, setLang, t } from "./i18n.js";
+import { applyLabels, lang, levelDescription, levelName, onLangChange, ruleText, serverText, setLang, t } from "./i18n.js";
 import { BALL_IDS, TableView, degrees, dist, segmentDistance } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -309,7 +309,7 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
   target.replaceChildren();
   if (!entry) return;
   const { outcome, who, call } = entry;
-  if (!outcome) return;
+  if (!outcome || (!outcome.lag && !outcome.ruling && !(outcome.notes && outcome.notes.length))) return;
   const items = [];
   const head = el("h3", {}, t("ruling.title"));
   target.append(head);
@@ -468,6 +468,8 @@ class MatchMode {
     const key = `${v.actions}:${v.phase}:${v.shooter}:${v.from_hand}`;
     if (key === this.turnKey) return;
     this.turnKey = key;
+    this.lastPhase = this.syncedPhase;
+    this.syncedPhase = v.phase;
     this.turnStart = performance.now();
     const g = geo();
     const balls = v.position.balls;
@@ -487,6 +489,7 @@ class MatchMode {
       const a = area("w2", balls, "W2", { corridors: v.w2_corridors });
       this.w2 = firstLegal([[g.W * 0.5, g.L * 0.92], [g.W * 0.5, g.L * 0.85], [g.W * 0.2, g.L * 0.7], [g.W * 0.8, g.L * 0.7]], a);
     } else if (v.phase === "play" || v.phase === "shootout") {
+      if (this.lastPhase !== "play" && this.lastPhase !== "shootout") app.stroke.set({ speed: 2 }, { silent: true });
       this.place = null;
       if (v.from_hand) {
         const a = area("hand", balls, v.shooter);
@@ -511,10 +514,7 @@ class MatchMode {
     const v = this.data;
     const balls = { ...v.position.balls };
     if (v.phase === "lag" || v.phase === "shootout-lag") {
-      if (v.phase === "shootout-lag") {
-        delete balls.W1;
-        delete balls.W2;
-      }
+      if (v.phase === "shootout-lag") for (const b of Object.keys(balls)) delete balls[b]; // the shoot-out lag is played on an empty table
       for (const [i, lag] of Object.entries(this.lag)) if (lag.place) balls[this.lagBall(Number(i))] = lag.place;
     } else if (v.phase === "place-w2" && this.humanToMove() && this.w2) {
       balls.W2 = this.w2;
@@ -542,11 +542,11 @@ class MatchMode {
     shoot.textContent = lagging ? t("stroke.lag") : t("stroke.shoot");
     shoot.disabled = busy || this.breakStart !== null;
     const undo = $("undo");
-    undo.hidden = !v.can_undo;
+    undo.hidden = !v.can_undo || !v.players.some((p) => p.kind === "human");
     undo.disabled = busy;
     const brk = $("take-break");
     const myBall = this.breakBall();
-    brk.hidden = !(v.clock.mode === "wall" && playing && human && myBall && !(myBall in (v.clock.breaks || {})) && this.breakStart === null);
+    brk.hidden = !(v.clock.mode === "wall" && v.phase === "play" && human && myBall && !(myBall in (v.clock.breaks || {})) && this.breakStart === null);
     brk.disabled = busy;
     $("aim-call").disabled = busy;
 
@@ -590,6 +590,7 @@ class MatchMode {
     }
     const canvas = app.view.canvas;
     canvas.dataset.phase = v.phase;
+    canvas.dataset.balls = Object.keys(balls).sort().join(",");
     const cue = playing ? this.cuePosition() : null;
     canvas.dataset.cue = cue ? `${cue[0].toFixed(4)},${cue[1].toFixed(4)}` : "";
     canvas.dataset.w2 = this.w2 && v.phase === "place-w2" ? `${this.w2[0].toFixed(4)},${this.w2[1].toFixed(4)}` : "";
@@ -943,7 +944,7 @@ function lightOf(a) {
 // --- the scoreboard -------------------------------------------------------------------------------------------
 
 function kindLabel(kind) {
-  return kind === "human" ? t("match.person") : t("match.computer", { level: kind });
+  return kind === "human" ? t("match.person") : t("match.computer", { level: levelName(kind) });
 }
 
 function renderScoreboard(v, { liveSeconds = 0 } = {}) {
@@ -990,8 +991,15 @@ function renderScoreboard(v, { liveSeconds = 0 } = {}) {
   if (v.shootout) {
     const so = v.shootout;
     const order = [so.first, so.first === "W1" ? "W2" : "W1"];
+    const nameOf = (ball) => (v.players.find((p) => p.cue_ball === ball) || { name: ball }).name;
     box.append(
-      el("div", { class: "shootout", "data-testid": "shootout" }, el("strong", {}, `${t("shootout.title")}: `), order.map((b) => `${b} `).join(""), t("shootout.innings", { a: so.innings[order[0]], b: so.innings[order[1]] })),
+      el(
+        "div",
+        { class: "shootout", "data-testid": "shootout" },
+        el("strong", {}, `${t("shootout.title")}: `),
+        order.map((b) => t("shootout.innings", { name: nameOf(b), ball: b, n: so.innings[b] })).join(" · "),
+        ` (${t("shootout.first", { name: nameOf(so.first) })})`,
+      ),
     );
   }
   if (v.result) {
@@ -1022,8 +1030,12 @@ function renderClock(v, liveSeconds) {
   box.dataset.mode = "wall";
   const elapsed = c.elapsed + liveSeconds;
   box.append(el("strong", {}, `${t("clock.title")}: `), el("span", { class: "mono", "data-testid": "clock-time" }, `${fmtClock(elapsed)} / ${fmtClock(c.limit)}`));
-  if (c.warned || elapsed >= c.limit - 300) box.append(el("span", { class: "tag warn", "data-testid": "clock-warning" }, t("clock.warning")));
-  if (c.final_innings) box.append(el("span", { class: "tag warn", "data-testid": "clock-final" }, t("clock.final", { left: c.final_innings.join(" ") || "–" })));
+  if (c.final_innings) {
+    if (c.final_innings.length) box.append(el("span", { class: "tag warn", "data-testid": "clock-final" }, t("clock.final", { left: c.final_innings.join(", ") })));
+    else box.append(el("span", { class: "tag warn", "data-testid": "clock-final" }, t("clock.over")));
+  } else if (c.warned || elapsed >= c.limit - 300) {
+    box.append(el("span", { class: "tag warn", "data-testid": "clock-warning" }, t("clock.warning")));
+  }
 }
 
 // --- the replay ----------------------------------------------------------------------------------------------
@@ -1109,9 +1121,18 @@ class ReplayMode {
     app.view.overlay = {};
     app.view.draw();
     const a = this.index >= 0 ? this.actions[this.index] : null;
-    this.entry = a ? { outcome: a.outcome, names: this.base.players.map((p) => p.name), who: a.outcome.ruling ? a.outcome.ruling.shooter : null, call: a.action.kind === "shot" ? a.action.call : undefined } : null;
+    this.entry = a ? { outcome: a.outcome, names: this.base.players.map((p) => p.name), who: this.whoOf(a), call: a.action.kind === "shot" ? a.action.call : undefined } : null;
     renderOutcome($("ruling"), this.entry);
     this.renderControls();
+  }
+
+  /** "name (ball)" of the shooter of action `a`. */
+  whoOf(a) {
+    const ruling = a.outcome.ruling;
+    if (!ruling) return null;
+    const owners = a.state_after.owners || [];
+    const i = owners.indexOf(ruling.shooter);
+    return i >= 0 ? t("ruling.byShooter", { name: this.base.players[i].name, ball: ruling.shooter }) : ruling.shooter;
   }
 
   describe(a) {
@@ -1163,10 +1184,12 @@ class ReplayMode {
     if (!this.alive()) return false;
     this.index = i;
     const a = this.actions[i];
-    renderScoreboard(played.match);
+    // the scoreboard from the stored state after action i: the animation's own view counts the fouls (and the
+    // actions) of the whole match, not of the match up to action i
+    renderScoreboard(this.viewAt(i));
     app.view.balls = { ...a.state_after.position.balls };
     app.view.draw();
-    this.entry = { outcome: played.outcome, names: this.base.players.map((p) => p.name), who: played.outcome.ruling ? played.outcome.ruling.shooter : null, call: a.action.kind === "shot" ? a.action.call : undefined };
+    this.entry = { outcome: played.outcome, names: this.base.players.map((p) => p.name), who: this.whoOf(a), call: a.action.kind === "shot" ? a.action.call : undefined };
     await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive() });
     this.working = false;
     this.renderControls();
@@ -1262,6 +1285,7 @@ class StudyMode {
   render() {
     if (!this.alive()) return;
     const busy = this.busy();
+    for (const option of $("advise-level").options) option.textContent = levelName(option.value);
     $("study-shooter").value = this.shooter;
     const shoot = $("shoot");
     shoot.hidden = false;
@@ -1498,7 +1522,7 @@ function renderLevels() {
   const select = $("form-computer").level;
   const keep = select.value || "beginner";
   const levels = Object.keys(app.players || {}).filter((k) => k !== "human");
-  select.replaceChildren(...levels.map((k) => el("option", { value: k }, k)));
+  select.replaceChildren(...levels.map((k) => el("option", { value: k }, levelName(k))));
   select.value = levels.includes(keep) ? keep : levels[0];
   describeLevel();
 }
@@ -1535,8 +1559,9 @@ async function enterHistory() {
   const rows = $("history-rows");
   rows.replaceChildren(
     ...matches.map((m) => {
-      const names = m.players.map((p) => `${p.name}${p.kind === "human" ? "" : ` (${p.kind})`}`).join(" – ");
-      const result = m.result ? `${m.result.winner} · ${m.result.recorded.W1}–${m.result.recorded.W2}` : "";
+      const names = m.players.map((p) => `${p.name}${p.kind === "human" ? "" : ` (${levelName(p.kind)})`}`).join(" – ");
+      // the summary does not say who had which cue ball, so the result is given by cue ball
+      const result = m.result ? el("span", {}, el("strong", {}, `${m.result.winner} `), `W1 ${m.result.recorded.W1} – ${m.result.recorded.W2} W2`) : "";
       return el(
         "tr",
         { "data-testid": "history-row", dataset: { matchId: String(m.id), status: m.status } },
@@ -1548,9 +1573,13 @@ async function enterHistory() {
         el("td", { class: "hint" }, new Date(m.updated_at).toLocaleString(lang() === "fi" ? "fi-FI" : "en-GB")),
         el(
           "td",
-          { class: "actions" },
-          m.status !== "over" ? el("a", { class: "button small primary", href: `#/match/${m.id}`, "data-testid": "continue" }, t("history.continue")) : null,
-          m.actions > 0 ? el("a", { class: "button small", href: `#/replay/${m.id}`, "data-testid": "replay" }, t("history.replay")) : null,
+          {},
+          el(
+            "div",
+            { class: "actions" },
+            m.status !== "over" ? el("a", { class: "button small primary", href: `#/match/${m.id}`, "data-testid": "continue" }, t("history.continue")) : null,
+            m.actions > 0 ? el("a", { class: "button small", href: `#/replay/${m.id}`, "data-testid": "replay" }, t("history.replay")) : null,
+          ),
         ),
       );
     }),
@@ -1562,6 +1591,8 @@ async function enterHistory() {
 
 async function route() {
   app.session += 1;
+  const id = (location.hash.match(/^#\/(?:match|replay)\/(\d+)/) || [])[1];
+  document.title = id ? `Kaisa · ${id}` : "Kaisa";
   app.view.skip();
   clearMessage();
   const hash = location.hash || "#/";
@@ -1666,6 +1697,14 @@ async function main() {
   }
   app.view = new TableView($("table"), app.table);
   installPointer(app.view.canvas);
+  // for tests and the console: where a table point (metres) is in the window
+  window.kaisa = {
+    toClient(p) {
+      const rect = app.view.canvas.getBoundingClientRect();
+      const [x, y] = app.view.toPx(p);
+      return [rect.left + x, rect.top + y];
+    },
+  };
   await route();
 }
 

@@ -113,11 +113,13 @@ const STRINGS = {
     "clock.off": "casual (no clock)",
     "clock.warning": "five minutes left",
     "clock.final": "time is up: final innings {left}",
+    "clock.over": "time is up: the final innings are played",
     "clock.break": "Take a break",
     "clock.breakRunning": "Break: {time} (at most 5:00)",
     "clock.resume": "Resume play",
     "shootout.title": "Shoot-out",
-    "shootout.innings": "innings {a} / {b} (10 each)",
+    "shootout.innings": "{name} ({ball}) {n}/10 innings",
+    "shootout.first": "{name} started",
     "ruling.title": "Ruling",
     "ruling.points": "Points {points}",
     "ruling.continues": "the inning continues",
@@ -265,11 +267,13 @@ const STRINGS = {
     "clock.off": "vapaa peli (ei kelloa)",
     "clock.warning": "viisi minuuttia jäljellä",
     "clock.final": "aika on täynnä: viimeiset lyöntivuorot {left}",
+    "clock.over": "aika on täynnä: viimeiset lyöntivuorot on pelattu",
     "clock.break": "Pidä tauko",
     "clock.breakRunning": "Tauko: {time} (enintään 5:00)",
     "clock.resume": "Jatka peliä",
     "shootout.title": "Rankkari",
-    "shootout.innings": "lyöntivuorot {a} / {b} (10 kummallekin)",
+    "shootout.innings": "{name} ({ball}) {n}/10 lyöntivuoroa",
+    "shootout.first": "{name} aloitti",
     "ruling.title": "Tuomio",
     "ruling.points": "Pisteet {points}",
     "ruling.continues": "lyöntivuoro jatkuu",
@@ -385,6 +389,16 @@ export function ruleText(item) {
 export function serverText(text) {
   if (current === "fi" && text in SERVER_FI) return SERVER_FI[text];
   return text;
+}
+
+const LEVEL_NAMES = {
+  en: { human: "person", baseline: "baseline", beginner: "beginner", club: "club player", master: "master" },
+  fi: { human: "ihminen", baseline: "vertailupelaaja", beginner: "aloittelija", club: "seurapelaaja", master: "mestari" },
+};
+
+/** A player level's name (the API's kinds: human, baseline, beginner, club, master). */
+export function levelName(level) {
+  return (LEVEL_NAMES[current] || LEVEL_NAMES.en)[level] || level;
 }
 
 export function levelDescription(level, english) {

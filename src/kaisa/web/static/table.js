@@ -546,7 +546,7 @@ export class TableView {
     ctx.font = `bold ${Math.max(10, Math.round(this.scale * 0.05))}px system-ui, sans-serif`;
     const w = ctx.measureText(text).width + 8;
     const bx = x + 10;
-    const by = y - 10 - index * 2;
+    const by = y - 12 + index * 20;
     ctx.fillStyle = "rgba(0,0,0,0.7)";
     ctx.fillRect(bx, by - 9, w, 18);
     ctx.fillStyle = colour;
