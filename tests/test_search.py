@@ -142,3 +142,21 @@ def test_3_near_60_a_finishing_pot_counts_as_a_win():
     assert format_call(late.call) == "K FL"
     assert late.p_win == 1.0
     assert late.score > early.score + 5
+
+
+def test_a_short_straight_pot_by_the_pocket_is_played_with_a_stun_not_followed_in():
+    """7a: a rolling cue ball would follow R1 into FL; the generator draws it to a stop instead."""
+    fl = OFFICIAL.pockets[PocketId.FL]
+    (cx, cy), (ax, ay) = fl.mouth_centre, fl.axis
+    position = Position(
+        {"W1": (cx - ax * 0.55, cy - ay * 0.55), "R1": (cx - ax * 0.25, cy - ay * 0.25), "K": (0.71, 1.42)}
+    )
+    straight = next(c for c in generate(position, GameState()) if format_call(c.call) == "R1 FL")
+    assert straight.kind == "direct"
+    assert straight.stroke.follow < 0
+    best = SearchPlayer("beginner", seed=3, noise=0.0, parallel=False).decide(position, GameState())
+    assert best.call is not None
+    assert format_call(best.call) == "R1 FL"
+    ruling = rule(position, best.call, best.stroke)
+    assert ruling.legal_pot
+    assert not ruling.fouls

@@ -793,12 +793,14 @@ class _Generator:
         path = _deflect(start, d, u, *arrival)
         if path is None:  # it stops dead
             return all(_segment_distance(start, a, b)[1] >= self.g.d for a, b in keep_clear)
-        settle, direction, _ = path
+        settle, direction, rolling_speed = path
         chord = _norm(_sub(settle, start))
+        # it rolls on only as far as its speed carries it (a stunned cue ball barely creeps on)
+        run = min(WAKE - chord, ROLL_DISTANCE * rolling_speed * rolling_speed + self.g.r)
         if chord >= WAKE:
             mid = end = _along(start, _unit_or(_sub(settle, start), direction), WAKE)
         else:
-            mid, end = settle, _along(settle, direction, WAKE - chord)
+            mid, end = settle, _along(settle, direction, max(0.0, run))
         g = self.g
         if not (g.passes_pockets(start, mid) and g.passes_pockets(mid, end)):
             return False
@@ -815,14 +817,18 @@ class _Generator:
         u: Point,
         keep_clear: Sequence[tuple[Point, Point]],
     ) -> tuple[float, float] | None:
-        """(cue speed before clipping, follow 0) of a centre-ball stroke whose cue ball reaches its first contact
-        ``distance`` away at ``contact_speed`` and sends the ball at ``target`` along ``u``; ``None`` if the
-        cue ball would then get in the way (:meth:`wake_clear`)."""
-        raw, follow = _cue_stroke(contact_speed, distance, stun=False)
+        """(cue speed before clipping, follow) of a stroke whose cue ball reaches its first contact ``distance``
+        away at ``contact_speed`` and sends the ball at ``target`` along ``u``: struck at the centre, or, where
+        the rolling cue ball would follow into a pocket or get in the way (:meth:`wake_clear`), a stun that
+        stops it near the contact (a nearly straight pot); ``None`` if neither keeps clear."""
         ghost = _along(target, u, -self.g.d)
-        if not self.wake_clear(ghost, d, u, _cue_arrival(raw, follow, distance), keep_clear):
-            return None
-        return raw, follow
+        for stun in (False, True):
+            raw, follow = _cue_stroke(contact_speed, distance, stun=stun)
+            if abs(follow) <= MAX_TIP_OFFSET and self.wake_clear(
+                ghost, d, u, _cue_arrival(raw, follow, distance), keep_clear
+            ):
+                return raw, follow
+        return None
 
     def tangent_contacts(self, via: Point, target: Point) -> list[Point]:
         """Where a ball's centre can touch the ball at ``via`` so that it leaves along the tangent line through
