@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "docs" / "CLAUSES.md"
-SUITE = ["test_rules_*.py", "test_call_notation.py", "test_match.py"]
+SUITE = ["test_rules_*.py", "test_call_notation.py", "test_match.py", "test_scorekeeping.py"]
 
 REQUIRED = {
     "1.1": "the lag",
