@@ -505,7 +505,12 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str) -> 
     if not no_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(create_app(store, close_store=True), log_level="warning"))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    finally:
+        from kaisa.players.search import close_pool
+
+        close_pool()  # the computer players' and the advisor's worker processes go with the server
 
 
 @app.command()

@@ -50,9 +50,6 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
-        from kaisa.players.search import close_pool
-
-        close_pool()  # the advisor's and computer players' worker processes go with the server
         if close_store:
             store.close()
 
