@@ -24,8 +24,9 @@ function describeDetail(detail) {
   return JSON.stringify(detail);
 }
 
-async function request(method, path, body) {
-  const init = { method, headers: {} };
+/** One JSON request; `headers` adds request headers (the club marker's token). */
+export async function request(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -70,4 +71,32 @@ export const api = {
   undo: (id) => request("POST", `/api/matches/${id}/undo`),
   studyShot: (body) => request("POST", "/api/study/shot", body),
   advise: (body) => request("POST", "/api/study/advise", body),
+};
+
+// The scorekeeping mode (/api/club): entering needs the match's marker token, reading does not.
+export const TOKEN_HEADER = "X-Kaisa-Token";
+
+export function clubApi(token) {
+  const h = token ? { [TOKEN_HEADER]: token } : {};
+  const m = (id) => `/api/club/matches/${id}`;
+  return {
+    create: (body) => request("POST", "/api/club/matches", body),
+    placeW2: (id, point) => request("POST", `${m(id)}/place-w2`, { point }, h),
+    stroke: (id, call, marks) => request("POST", `${m(id)}/strokes`, { call, marks }, h),
+    correct: (id, index, call, marks) => request("PUT", `${m(id)}/strokes/${index}`, { call, marks }, h),
+    undo: (id) => request("POST", `${m(id)}/undo`, undefined, h),
+    lagWon: (id, winner) => request("POST", `${m(id)}/lag`, { winner }, h),
+    takeBreak: (id, cueBall, seconds) => request("POST", `${m(id)}/break`, { cue_ball: cueBall, seconds }, h),
+    forfeit: (id, cueBall) => request("POST", `${m(id)}/forfeit`, { cue_ball: cueBall }, h),
+    // there is no endpoint that only checks a token: correcting action -1 answers 403 for a wrong token and 409
+    // (no such stroke) for the right one, and changes nothing either way
+    checkToken: (id) => request("PUT", `${m(id)}/strokes/-1`, { call: null, marks: {} }, h),
+    event: (name) => request("GET", `/api/club/events/${encodeURIComponent(name)}`),
+  };
+}
+
+/** Export links (CSV or JSON) of a club match and of a club night. */
+export const exportsOf = {
+  match: (id, format) => `/api/club/matches/${id}/export?format=${format}`,
+  event: (name, format, by = "match") => `/api/club/events/${encodeURIComponent(name)}/results?format=${format}&by=${by}`,
 };

@@ -4,8 +4,10 @@
 
 import { api } from "./api.js";
 import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./controls.js";
-import { applyLabels, lang, levelDescription, levelName, onLangChange, ruleText, serverText, setLang, t } from "./i18n.js";
-import { BALL_IDS, TableView, degrees, dist, segmentDistance } from "./table.js";
+import { applyLabels, lang, levelDescription, levelName, onLangChange, serverText, setLang, t } from "./i18n.js";
+import * as placement from "./placement.js";
+import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
+import { BALL_IDS, TableView, degrees, dist } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const LAG_SPEED = 1.41; // m/s: about what brings a lag ball back near the head cushion
@@ -46,23 +48,6 @@ function clearMessage() {
 
 // --- small helpers ----------------------------------------------------------------------------------------
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
 function animSpeed() {
   const v = Number(localStorage.getItem(ANIM_KEY) || "1");
   return Number.isFinite(v) && v > 0 ? v : 1;
@@ -72,128 +57,20 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function fmtPoints(n) {
-  return n > 0 ? `+${n}` : String(n);
-}
-
-function fmtClock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-function round4(p) {
-  return [Math.round(p[0] * 10000) / 10000, Math.round(p[1] * 10000) / 10000];
-}
-
 function show(id, visible) {
   $(id).hidden = !visible;
 }
 
-function ballChip(ball) {
-  return el("span", { class: `chip ball-${ball || "none"}`, title: ball || "", "aria-label": ball || "" });
-}
-
-// --- placement areas --------------------------------------------------------------------------------------
+// --- placement areas (placement.js) ----------------------------------------------------------------------
 
 function geo() {
   return app.view.geo;
 }
 
-/** The area a ball's centre may be placed in: bounds, balls it may not overlap, corridors it must keep clear
- * of, and the part of the table to light up. */
-function area(kind, balls, exclude, extra = {}) {
-  const g = geo();
-  const m = 0.0015;
-  const blockers = Object.entries(balls)
-    .filter(([id, p]) => id !== exclude && p)
-    .map(([, p]) => p);
-  const base = { blockers, corridors: [] };
-  if (kind === "hand") {
-    return { ...base, x0: g.R + m, x1: g.W - g.R - m, y0: g.R + m, y1: g.headString - 0.002, light: { x0: 0, x1: g.W, y0: 0, y1: g.headString } };
-  }
-  if (kind === "lag-left" || kind === "lag-right") {
-    const left = kind === "lag-left";
-    return {
-      ...base,
-      x0: left ? g.R + m : g.W / 2 + 0.002,
-      x1: left ? g.W / 2 - 0.002 : g.W - g.R - m,
-      y0: g.R + m,
-      y1: g.headString - 0.002,
-      light: { x0: left ? 0 : g.W / 2, x1: left ? g.W / 2 : g.W, y0: 0, y1: g.headString },
-    };
-  }
-  if (kind === "w2") {
-    return {
-      ...base,
-      corridors: extra.corridors || [],
-      x0: g.R + m,
-      x1: g.W - g.R - m,
-      y0: g.centreLine + 0.002,
-      y1: g.L - g.R - m,
-      light: { x0: 0, x1: g.W, y0: g.centreLine, y1: g.L },
-    };
-  }
-  return { ...base, x0: g.R + m, x1: g.W - g.R - m, y0: g.R + m, y1: g.L - g.R - m, light: null };
-}
-
-function isLegal(q, a) {
-  const g = geo();
-  if (q[0] < a.x0 - 1e-9 || q[0] > a.x1 + 1e-9 || q[1] < a.y0 - 1e-9 || q[1] > a.y1 + 1e-9) return false;
-  if (a.blockers.some((b) => dist(q, b) < 2 * g.R + 0.0005)) return false;
-  return !a.corridors.some((c) => segmentDistance(q, c.from, c.to) < c.clearance + 0.0005);
-}
-
-/** The legal point nearest to `p` (pushed out of other balls and corridors, clamped to the area), or
- * `fallback` when there is none nearby. */
-function legalize(p, a, fallback) {
-  const g = geo();
-  const eps = 0.001;
-  const clamp = (q) => [Math.min(a.x1, Math.max(a.x0, q[0])), Math.min(a.y1, Math.max(a.y0, q[1]))];
-  let q = clamp(p);
-  for (let i = 0; i < 12; i++) {
-    let moved = false;
-    for (const b of a.blockers) {
-      const d = dist(q, b);
-      const need = 2 * g.R + eps;
-      if (d < need) {
-        const u = d > 1e-9 ? [(q[0] - b[0]) / d, (q[1] - b[1]) / d] : [1, 0];
-        q = [b[0] + u[0] * need, b[1] + u[1] * need];
-        moved = true;
-      }
-    }
-    for (const c of a.corridors) {
-      const need = c.clearance + eps;
-      const gap = segmentDistance(q, c.from, c.to);
-      if (gap < need) {
-        const dx = c.to[0] - c.from[0];
-        const dy = c.to[1] - c.from[1];
-        const s = Math.max(0, Math.min(1, ((q[0] - c.from[0]) * dx + (q[1] - c.from[1]) * dy) / (dx * dx + dy * dy)));
-        const on = [c.from[0] + s * dx, c.from[1] + s * dy];
-        let u = [q[0] - on[0], q[1] - on[1]];
-        const n = Math.hypot(u[0], u[1]);
-        u = n > 1e-9 ? [u[0] / n, u[1] / n] : [-dy / Math.hypot(dx, dy), dx / Math.hypot(dx, dy)];
-        q = [on[0] + u[0] * need, on[1] + u[1] * need];
-        moved = true;
-      }
-    }
-    q = clamp(q);
-    if (!moved) break;
-  }
-  return isLegal(q, a) ? round4(q) : fallback;
-}
-
-function firstLegal(candidates, a) {
-  for (const c of candidates) {
-    const q = legalize(c, a, null);
-    if (q) return q;
-  }
-  for (let y = a.y0; y <= a.y1; y += 0.05) {
-    for (let x = a.x0; x <= a.x1; x += 0.05) {
-      if (isLegal([x, y], a)) return round4([x, y]);
-    }
-  }
-  return null;
-}
+const area = (kind, balls, exclude, extra = {}) => placement.area(geo(), kind, balls, exclude, extra);
+const legalize = (p, a, fallback) => placement.legalize(geo(), p, a, fallback);
+const firstLegal = (candidates, a) => placement.firstLegal(geo(), candidates, a);
+const lightOf = placement.lightOf;
 
 // --- layout ------------------------------------------------------------------------------------------------
 
@@ -293,16 +170,6 @@ function aimAtCall(cueId, cue, balls) {
 }
 
 // --- rulings ------------------------------------------------------------------------------------------------
-
-function rulingItem(item, kind) {
-  return el(
-    "li",
-    { class: `ruling-item ${kind}`, "data-testid": "ruling-item", dataset: { clause: item.clause, kind } },
-    el("span", { class: "clause", "data-testid": "clause", title: t("ruling.clause") }, `§ ${item.clause}`),
-    el("span", { class: "text", "data-testid": "ruling-text" }, ruleText(item)),
-    el("span", { class: `points ${item.points < 0 ? "neg" : item.points > 0 ? "pos" : ""}` }, item.points ? fmtPoints(item.points) : ""),
-  );
-}
 
 /** Render an action's outcome in the ruling panel. With `reveal`, items appear one after another. */
 async function renderOutcome(target, entry, { reveal = false, alive = () => true } = {}) {
@@ -935,10 +802,6 @@ class MatchMode {
     this.renderRuling();
     this.renderLog();
   }
-}
-
-function lightOf(a) {
-  return { ...a.light, blocked: a.blockers };
 }
 
 // --- the scoreboard -------------------------------------------------------------------------------------------
