@@ -227,3 +227,16 @@ def test_bad_arguments_are_refused_clearly():
     environment.reset(seed=0)
     with pytest.raises(ValueError, match="a call is an index"):
         environment.step({"call": N_CALLS, "stroke": np.zeros(7, dtype=np.float32)})
+
+
+@pytest.mark.slow
+def test_bench_env_prints_steps_per_second_and_the_overhead():
+    from typer.testing import CliRunner
+
+    from kaisa.cli import app
+
+    result = CliRunner().invoke(app, ["bench", "env", "--strokes", "20"], env={"COLUMNS": "120", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    assert "environment step (AEC)" in result.output
+    assert "simulate + rule" in result.output
+    assert "environment overhead" in result.output

@@ -607,6 +607,18 @@ def bench_web(
     print_web_report(web_benchmark(strokes=strokes, seed=seed, console=console), console)
 
 
+@bench_app.command("env")
+def bench_env(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes to play both ways.")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts, strokes and calls.")] = 2014,
+) -> None:
+    """Environment steps per second next to bare simulate-and-rule calls on the same strokes."""
+    from kaisa.bench_env import env_benchmark, print_env_report
+
+    ensure_physics_ready()
+    print_env_report(env_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
 @bench_app.command("ai")
 def bench_ai(
     layouts: Annotated[

@@ -76,15 +76,25 @@ def call_at(index: int, me: BallId) -> Call | None:
     return Call(ball, pocket, konsti=Konsti(str(konsti)), via=_ball(extra, me))
 
 
+def _slot_table() -> tuple[np.ndarray, np.ndarray]:
+    """For each call, the slot of its ball and of its konsti ball (``len(SLOTS)``: none, always present)."""
+    balls = np.full(N_CALLS, len(SLOTS), dtype=np.intp)
+    vias = np.full(N_CALLS, len(SLOTS), dtype=np.intp)
+    for index, template in enumerate(TEMPLATES):
+        if template is not None:
+            balls[index] = SLOTS.index(template[1])
+            if template[0] == "konsti":
+                vias[index] = SLOTS.index(template[4])
+    return balls, vias
+
+
+_BALL_SLOT, _VIA_SLOT = _slot_table()
+
+
 def call_mask(position: Position, me: BallId) -> np.ndarray:
     """1 for each call whose balls are on the table (and for no call), else 0."""
-    present: dict[object, bool] = {slot: _ball(slot, me) in position for slot in SLOTS}
-    mask = np.zeros(N_CALLS, dtype=np.int8)
-    mask[0] = 1
-    for index, template in enumerate(TEMPLATES[1:], start=1):
-        assert template is not None
-        kind, slot, _pocket, _konsti, extra = template
-        mask[index] = present[slot] and (kind != "konsti" or present[extra])
+    present = np.array([_ball(slot, me) in position for slot in SLOTS] + [True])
+    mask: np.ndarray = (present[_BALL_SLOT] & present[_VIA_SLOT]).astype(np.int8)
     return mask
 
 
