@@ -240,3 +240,17 @@ def test_bench_env_prints_steps_per_second_and_the_overhead():
     assert "environment step (AEC)" in result.output
     assert "simulate + rule" in result.output
     assert "environment overhead" in result.output
+
+
+def test_the_readme_environment_example_runs():
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## Environments for AI research")
+    block = re.search(r"```python\n(.*?)```", readme[start:], re.S)
+    assert block is not None
+    namespace: dict[str, Any] = {}
+    exec(block.group(1), namespace)
+    assert namespace["observation"]["balls"].shape == (5, 3)
+    assert isinstance(namespace["reward"], float)
