@@ -14,8 +14,8 @@ from dataclasses import replace
 
 import pytest
 
-from kaisa.errors import InvalidStrokeError
 from kaisa.call import parse_call
+from kaisa.errors import InvalidStrokeError
 from kaisa.game import (
     Action,
     Choose,

@@ -1,0 +1,395 @@
+// What the marker's page (club.js) and the spectator scoreboard (scoreboard.js) share: the scoreboard of a
+// club match with its live clock, the ruling, the spots a respotted ball goes to, small tables, the live stream.
+// No rules live here: the server's referee decides; these pages show what it answered.
+
+import { ruleText, serverText, t } from "./i18n.js";
+import { TableView } from "./table.js";
+import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
+
+export const $ = (id) => document.getElementById(id);
+export const CUE_BALLS = ["W1", "W2"];
+export const WARNING_SECONDS = 300; // rule 6: the warning five minutes before the time is up
+
+export function otherWhite(ball) {
+  return ball === "W1" ? "W2" : "W1";
+}
+
+export function nameOf(view, ball) {
+  const player = view.players.find((p) => p.cue_ball === ball);
+  return player ? player.name : ball;
+}
+
+export function whoOf(view, ball) {
+  return t("ruling.byShooter", { name: nameOf(view, ball), ball });
+}
+
+export function playing(view) {
+  return view.phase === "play" || view.phase === "shootout";
+}
+
+// --- the clock ----------------------------------------------------------------------------------------------
+
+/** The competition clock now: the server's playing time plus the time since the match last changed (`since`,
+ * a Date.now() value) while a stroke is due, the limit with the breaks, and whether to warn. */
+export function clockNow(view, since, now = Date.now()) {
+  const c = view.clock;
+  const running = c.mode === "wall" && view.phase === "play" && !c.final_innings && typeof since === "number";
+  const live = running ? Math.max(0, (now - since) / 1000) : 0;
+  const elapsed = c.elapsed + live;
+  const up = !c.final_innings && elapsed >= c.limit;
+  const warning = !c.final_innings && !up && (c.warned || elapsed >= c.limit - WARNING_SECONDS);
+  return { mode: c.mode, elapsed, limit: c.limit, running, warning, up, final: c.final_innings };
+}
+
+/** When each stored match last changed, as Date.now() values: /api/matches has the server's times; the answer's
+ * Date header corrects for a difference between the server's clock and this device's (to a second). */
+export async function changeTimes() {
+  const response = await fetch("/api/matches");
+  if (!response.ok) return new Map();
+  const server = Date.parse(response.headers.get("date") || "");
+  const skew = Number.isFinite(server) ? Date.now() - server : 0;
+  const list = await response.json();
+  return new Map(list.map((m) => [m.id, Date.parse(m.updated_at) + skew]));
+}
+
+/** Fill `box` with the clock of `view`. */
+export function renderClock(box, view, since) {
+  box.replaceChildren();
+  const c = clockNow(view, since);
+  box.dataset.mode = c.mode;
+  box.dataset.running = String(c.running);
+  if (c.mode !== "wall") {
+    box.append(el("span", { class: "hint", "data-testid": "clock-off" }, `${t("clock.title")}: ${t("clock.off")}`));
+    return c;
+  }
+  box.append(
+    el("span", { class: "clock-label" }, `${t("clock.title")} `),
+    el("span", { class: "clock-time mono", "data-testid": "clock-time" }, `${fmtClock(c.elapsed)} / ${fmtClock(c.limit)}`),
+  );
+  if (c.final) {
+    const text = c.final.length ? t("clock.final", { left: c.final.join(", ") }) : t("clock.over");
+    box.append(el("span", { class: "tag warn", "data-testid": "clock-final" }, text));
+  } else if (c.up) {
+    box.append(el("span", { class: "tag warn", "data-testid": "clock-up" }, t("club.clock.up")));
+  } else if (c.warning) {
+    box.append(el("span", { class: "tag warn blink", "data-testid": "clock-warning", role: "alert" }, t("clock.warning")));
+  }
+  for (const ball of CUE_BALLS) {
+    const seconds = (view.clock.breaks || {})[ball];
+    if (seconds !== undefined) {
+      box.append(el("span", { class: "tag", "data-testid": `break-taken-${ball}` }, `${nameOf(view, ball)}: ${t("club.break.taken", { s: Math.round(seconds) })}`));
+    }
+  }
+  return c;
+}
+
+/** A short beep (WebAudio); counted in body[data-beeps] so that it can be checked. */
+let audio = null;
+export function beep(times = 2) {
+  document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === "suspended") audio.resume();
+    for (let i = 0; i < times; i++) {
+      const start = audio.currentTime + 0.05 + i * 0.28;
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = "sine";
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.3, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.18);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.2);
+    }
+    document.body.dataset.audio = audio.state;
+  } catch (error) {
+    document.body.dataset.audio = `unavailable: ${error.message}`;
+  }
+}
+
+// --- the scoreboard -----------------------------------------------------------------------------------------
+
+/** Fill `box` with the scoreboard of a club match: names, cue balls, scores to 60, innings, run, fouls, who is
+ * at the table and in hand, the clock (ticking from `since`), the shoot-out and the result. `playerExtra(i)`
+ * may add controls to a player's card (the marker's break buttons). */
+export function renderBoard(box, view, { since = null, playerExtra = null } = {}) {
+  box.replaceChildren();
+  box.dataset.phase = view.phase;
+  const live = playing(view);
+  const players = el("div", { class: "players" });
+  view.players.forEach((p, i) => {
+    const ball = p.cue_ball;
+    const atTable = Boolean(ball && live && view.shooter === ball);
+    const score = ball ? view.scores[ball] : 0;
+    const won = view.result && view.result.winner === ball;
+    players.append(
+      el(
+        "div",
+        { class: `player${atTable ? " at-table" : ""}${won ? " winner" : ""}`, "data-testid": `player-${i}`, dataset: { ball: ball || "" } },
+        el(
+          "div",
+          { class: "name-row" },
+          ballChip(ball),
+          el("span", { class: "name", "data-testid": `name-${i}` }, p.name),
+          el("span", { class: "ball-id", "data-testid": `ball-${i}` }, ball || ""),
+        ),
+        el(
+          "div",
+          { class: "score-row" },
+          el("span", { class: "score", "data-testid": `score-${i}` }, String(score)),
+          el("span", { class: "target" }, "/ 60"),
+        ),
+        el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / 60) * 100))}%` })),
+        el(
+          "div",
+          { class: "stats" },
+          `${t("match.innings")}: `,
+          el("span", { "data-testid": `innings-${i}` }, String(ball ? view.innings[ball] : 0)),
+          ` · ${t("match.fouls")}: `,
+          el("span", { "data-testid": `fouls-${i}` }, String(ball ? view.fouls[ball] || 0 : 0)),
+        ),
+        el(
+          "div",
+          { class: "tags" },
+          atTable ? el("span", { class: "tag at", "data-testid": `at-table-${i}` }, t("match.atTable")) : null,
+          atTable && view.from_hand ? el("span", { class: "tag hand", "data-testid": `in-hand-${i}` }, t("match.inHand")) : null,
+        ),
+        playerExtra ? playerExtra(i, ball) : null,
+      ),
+    );
+  });
+  box.append(players);
+  const meta = el("div", { class: "meta" });
+  meta.append(el("span", { "data-testid": "phase", dataset: { phase: view.phase } }, `${t("match.phase")}: ${t(`phase.${view.phase}`)}`));
+  if (live) meta.append(el("span", { "data-testid": "run" }, `${t("match.run")}: ${view.run}`));
+  box.append(meta);
+  const clock = el("div", { class: "clock", "data-testid": "clock" });
+  box.append(clock);
+  renderClock(clock, view, since);
+  if (view.shootout) {
+    const so = view.shootout;
+    const order = [so.first, otherWhite(so.first)];
+    box.append(
+      el(
+        "div",
+        { class: "shootout", "data-testid": "shootout" },
+        el("strong", {}, `${t("shootout.title")}: `),
+        order.map((b) => t("shootout.innings", { name: nameOf(view, b), ball: b, n: so.innings[b] })).join(" · "),
+        ` (${t("shootout.first", { name: nameOf(view, so.first) })})`,
+      ),
+    );
+  }
+  if (view.result) box.append(resultLine(view));
+}
+
+export function resultLine(view) {
+  const r = view.result;
+  const rec = view.players.map((p) => (p.cue_ball ? r.recorded[p.cue_ball] : 0));
+  return el(
+    "div",
+    { class: "result", "data-testid": "result" },
+    el("strong", {}, t("match.winner", { name: nameOf(view, r.winner), ball: r.winner })),
+    ` · ${t("match.recorded", { a: rec[0], b: rec[1] })} · ${serverText(r.reason)}`,
+  );
+}
+
+/** The last ruling in one line, for the spectators. */
+export function headline(view) {
+  const last = view.last;
+  if (!last) return "";
+  const r = last.ruling;
+  if (r) {
+    const main = r.fouls[0] || r.items[0] || r.notes[r.notes.length - 1];
+    const parts = [whoOf(view, r.shooter)];
+    if (main) parts.push(`${ruleText(main)} (§ ${main.clause})`);
+    parts.push(t("ruling.points", { points: fmtPoints(r.points) }));
+    if (!r.game_over) parts.push(r.turn_passes ? t("ruling.passes") : t("ruling.continues"));
+    return parts.join(" · ");
+  }
+  return (last.notes || []).map(serverText).join(" · ");
+}
+
+// --- the ruling -------------------------------------------------------------------------------------------------
+
+/** An action's outcome item by item with the clauses, as the referee gave it. */
+export function rulingBlock(outcome, { who = null, call } = {}) {
+  const box = el("div", { class: "ruling-block" });
+  if (!outcome) return box;
+  const ruling = outcome.ruling;
+  if (ruling) {
+    const line = [];
+    if (who) line.push(who);
+    if (call !== undefined) line.push(call ? call : t("ruling.noCall"));
+    if (line.length) box.append(el("p", { class: "who", "data-testid": "ruling-who" }, line.join(" · ")));
+    const list = el("ul", { class: "ruling-items" });
+    for (const item of ruling.items) list.append(rulingItem(item, "item"));
+    for (const item of ruling.fouls) list.append(rulingItem(item, "foul"));
+    for (const item of ruling.notes) list.append(rulingItem(item, "note"));
+    for (const note of outcome.notes || []) list.append(el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(note)));
+    box.append(
+      list,
+      el(
+        "p",
+        { class: "summary", "data-testid": "ruling-summary" },
+        el("strong", {}, t("ruling.points", { points: fmtPoints(ruling.points) })),
+        " · ",
+        ruling.turn_passes ? t("ruling.passes") : t("ruling.continues"),
+      ),
+    );
+  } else if (outcome.notes && outcome.notes.length) {
+    box.append(el("ul", { class: "ruling-items" }, outcome.notes.map((n) => el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(n)))));
+  }
+  return box;
+}
+
+// --- spots ------------------------------------------------------------------------------------------------------
+
+/** The name of the table spot at `p` (the table JSON's spots), or null. */
+export function spotAt(table, p, tolerance = 0.002) {
+  for (const [name, q] of Object.entries(table.spots)) {
+    if (Math.hypot(p[0] - q[0], p[1] - q[1]) <= tolerance) return name;
+  }
+  return null;
+}
+
+export function spotLabel(name) {
+  return t(`spot.${name}`);
+}
+
+/** The spots that a ball other than `except` covers in `balls` (a ball put on the spot would touch it). */
+export function takenSpots(table, balls, except = []) {
+  const taken = [];
+  const reach = 2 * table.ball_radius;
+  for (const [name, q] of Object.entries(table.spots)) {
+    for (const [ball, p] of Object.entries(balls)) {
+      if (except.includes(ball) || !p) continue;
+      if (Math.hypot(p[0] - q[0], p[1] - q[1]) < reach) {
+        taken.push({ spot: name, ball });
+        break;
+      }
+    }
+  }
+  return taken;
+}
+
+export function fmtPoint(p) {
+  return { x: p[0].toFixed(3), y: p[1].toFixed(3) };
+}
+
+// --- small tables -------------------------------------------------------------------------------------------
+
+/** The table drawing of table.js, small, with rings that mark balls (a respot, a placement). */
+export class MiniTable extends TableView {
+  constructor(canvas, table) {
+    super(canvas, table);
+    this.rings = []; // [{p, label, colour}]
+  }
+
+  _drawOverlayOver() {
+    super._drawOverlayOver();
+    const ctx = this.ctx;
+    const px = 1 / this.scale;
+    for (const ring of this.rings) {
+      ctx.strokeStyle = ring.colour || "#ffe066";
+      ctx.lineWidth = 3 * px;
+      ctx.beginPath();
+      ctx.arc(ring.p[0], ring.p[1], this.geo.R + 5 * px, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    if (this.rings.some((r) => r.label)) {
+      this._pixels();
+      ctx.font = `bold ${Math.max(11, Math.round(this.scale * 0.07))}px system-ui, sans-serif`;
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      for (const ring of this.rings) {
+        if (!ring.label) continue;
+        const [x, y] = this.toPx(ring.p);
+        const w = ctx.measureText(ring.label).width + 8;
+        ctx.fillStyle = "rgba(0,0,0,0.72)";
+        ctx.fillRect(x + 12, y - 10, w, 20);
+        ctx.fillStyle = ring.colour || "#ffe066";
+        ctx.fillText(ring.label, x + 16, y);
+      }
+      this._metres();
+    }
+  }
+
+  /** Where table point `p` (metres) is in the window, for tests and the console. */
+  toClient(p) {
+    const rect = this.canvas.getBoundingClientRect();
+    const [x, y] = this.toPx(p);
+    return [rect.left + x, rect.top + y];
+  }
+}
+
+/** Pointer gestures on a small table: `down(p)` returns whether to follow the gesture; `move(p)` while dragging;
+ * `up(p, moved)` at the end. */
+export function onTablePointer(view, { down, move = () => {}, up = () => {} }) {
+  const canvas = view.canvas;
+  let gesture = null;
+  canvas.addEventListener("pointerdown", (event) => {
+    const p = view.eventPoint(event);
+    if (!down(p)) return;
+    gesture = { start: [event.clientX, event.clientY], moved: false };
+    canvas.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  });
+  canvas.addEventListener("pointermove", (event) => {
+    if (!gesture) return;
+    if (!gesture.moved && Math.hypot(event.clientX - gesture.start[0], event.clientY - gesture.start[1]) < 3) return;
+    gesture.moved = true;
+    move(view.eventPoint(event));
+  });
+  canvas.addEventListener("pointerup", (event) => {
+    if (!gesture) return;
+    const moved = gesture.moved;
+    gesture = null;
+    up(view.eventPoint(event), moved);
+  });
+  canvas.addEventListener("pointercancel", () => {
+    gesture = null;
+  });
+}
+
+// --- the live stream ------------------------------------------------------------------------------------------
+
+/** Follow a server-sent-events stream of `view` messages; EventSource reconnects by itself after a dropped
+ * connection, and this starts it again after a refused one. `onState` hears "connecting", "live", "reconnecting". */
+export function watch(url, onView, onState = () => {}) {
+  let source = null;
+  let timer = null;
+  let closed = false;
+  const open = () => {
+    if (closed) return;
+    onState("connecting");
+    source = new EventSource(url);
+    source.addEventListener("open", () => onState("live"));
+    source.addEventListener("view", (event) => {
+      onState("live");
+      onView(JSON.parse(event.data));
+    });
+    source.addEventListener("error", () => {
+      document.body.dataset.reconnects = String(Number(document.body.dataset.reconnects || 0) + 1);
+      onState("reconnecting");
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        timer = setTimeout(open, 3000);
+      }
+    });
+  };
+  open();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (source) source.close();
+    },
+  };
+}
+
+export function liveBadge(state) {
+  const key = state === "live" ? "sb.live" : "sb.reconnecting";
+  return el("span", { class: `live-badge ${state}`, "data-testid": "live-status", dataset: { state } }, t(key));
+}

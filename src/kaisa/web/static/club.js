@@ -1,0 +1,1464 @@
+// The marker's page of the scorekeeping mode: a new club match, then the strokes of a real match as the marker
+// saw them, fast with the keyboard and by touch. The server's referee rules every entry; this page shows only
+// what the server answered (nothing is confirmed before it said 200), and every refusal's `detail` visibly.
+
+import { ApiError, api, clubApi, exportsOf } from "./api.js";
+import {
+  $,
+  CUE_BALLS,
+  MiniTable,
+  beep,
+  changeTimes,
+  fmtPoint,
+  nameOf,
+  onTablePointer,
+  otherWhite,
+  playing,
+  renderBoard,
+  renderClock,
+  rulingBlock,
+  spotAt,
+  spotLabel,
+  takenSpots,
+  watch,
+  whoOf,
+} from "./club-common.js";
+import { applyLabels, onLangChange, ruleText, setLang, t } from "./i18n.js";
+import * as placement from "./placement.js";
+import { BALL_IDS, POCKET_IDS, dist } from "./table.js";
+import { ballChip, el, fmtClock, fmtPoints } from "./ui.js";
+
+const RECENT_KEY = "kaisa.club.recent";
+const EVENT_KEY = "kaisa.club.event";
+const BALL_KEYS = { 1: "W1", 2: "W2", 3: "R1", 4: "R2", 5: "K", k: "K" };
+const POCKET_KEYS = { q: "FL", w: "FR", a: "ML", s: "MR", z: "HL", x: "HR" };
+const TARGET_KEYS = { c: "call", d: "pots", f: "first", n: "nakki", o: "off" };
+const POCKET_LAYOUT = ["FL", "FR", "ML", "MR", "HL", "HR"]; // two columns: the table seen from the head end
+const SNAP = 0.03; // m: a ball dragged this near a free spot is put on it
+const MAX_BREAK = 300; // s (6)
+
+const club = { table: null, geo: null, tables: null, session: 0, page: null };
+
+// --- messages -------------------------------------------------------------------------------------------------
+
+function showMessage(text, kind = "error") {
+  $("message-text").textContent = text;
+  const box = $("message");
+  box.className = `message ${kind}`;
+  box.dataset.kind = kind;
+  box.hidden = false;
+}
+
+function showError(error) {
+  console.error(error);
+  showMessage(error && error.message ? error.message : String(error), "error");
+}
+
+function clearMessage() {
+  $("message").hidden = true;
+  $("message-text").textContent = "";
+}
+
+function showScreen(name) {
+  for (const id of ["screen-new", "screen-created", "screen-match"]) $(id).hidden = id !== `screen-${name}`;
+  document.body.dataset.screen = name;
+}
+
+// --- matches kept on this device ------------------------------------------------------------------------------
+
+function recent() {
+  try {
+    const list = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function remember(entry) {
+  const list = [entry, ...recent().filter((m) => m.id !== entry.id)].slice(0, 20);
+  try {
+    localStorage.setItem(RECENT_KEY, JSON.stringify(list));
+  } catch {
+    // private mode: the links are shown once
+  }
+}
+
+function recentOf(id) {
+  return recent().find((m) => m.id === id) || null;
+}
+
+// --- a new match ----------------------------------------------------------------------------------------------
+
+function enterNew() {
+  showScreen("new");
+  const form = $("form-new");
+  form.event.value = form.event.value || localStorage.getItem(EVENT_KEY) || "";
+  renderBreakerNames();
+  const list = recent();
+  $("recent").hidden = list.length === 0;
+  $("recent-list").replaceChildren(
+    ...list.map((m) =>
+      el(
+        "li",
+        { "data-testid": "recent-item", dataset: { matchId: m.id } },
+        el("span", {}, `#${m.id} ${m.names.join(" – ")}${m.event ? ` · ${m.event}` : ""}`),
+        el("a", { class: "button small", href: `#/match/${m.id}/${m.token}` }, t("club.new.open")),
+        el("a", { class: "button small", href: `/scoreboard#/match/${m.id}`, target: "_blank", rel: "noopener" }, t("club.new.watch")),
+      ),
+    ),
+  );
+}
+
+function renderBreakerNames() {
+  const form = $("form-new");
+  $("breaker-name-0").textContent = form.name1.value.trim() || t("club.new.player1");
+  $("breaker-name-1").textContent = form.name2.value.trim() || t("club.new.player2");
+}
+
+async function createMatch(event) {
+  event.preventDefault();
+  const form = $("form-new");
+  const names = [form.name1.value.trim(), form.name2.value.trim()];
+  const night = form.event.value.trim();
+  const body = { players: names, breaker: Number(form.breaker.value), clock: form.clock.checked ? "wall" : "off" };
+  if (night) body.event = night;
+  const button = $("create");
+  button.disabled = true;
+  try {
+    const made = await clubApi(null).create(body);
+    const id = made.match.id;
+    remember({ id, token: made.token, names, event: night || null, marker: made.marker_url, scoreboard: made.scoreboard_url });
+    try {
+      if (night) localStorage.setItem(EVENT_KEY, night);
+    } catch {
+      // private mode
+    }
+    clearMessage();
+    location.hash = `#/created/${id}`;
+  } catch (error) {
+    showError(error);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function enterCreated(id) {
+  const kept = recentOf(id);
+  if (!kept) {
+    location.hash = "#/new";
+    return;
+  }
+  showScreen("created");
+  const origin = location.origin;
+  $("created-title").textContent = t("club.created.title", { id, a: kept.names[0], b: kept.names[1] });
+  $("marker-link").value = origin + kept.marker;
+  $("scoreboard-link").value = origin + kept.scoreboard;
+  $("open-scoreboard").href = kept.scoreboard;
+  $("event-link-row").hidden = !kept.event;
+  if (kept.event) {
+    const board = `/scoreboard#/event/${encodeURIComponent(kept.event)}`;
+    $("event-link").value = origin + board;
+    $("open-event").href = board;
+  }
+  $("start-marking").href = kept.marker;
+}
+
+// --- the stroke entry -----------------------------------------------------------------------------------------
+
+function newEntry() {
+  return {
+    callText: "",
+    legal: true,
+    pots: [], // [ball, pocket]
+    pending: null, // a ball picked, waiting for its pocket
+    first: null,
+    nakki: new Set(),
+    off: new Set(),
+    place: null,
+    moves: {},
+    touched: false,
+    jump: false,
+    wrongBall: false,
+    restored: false,
+    mankeli: false,
+    frozenHaaki: false,
+    konstiCushion: false,
+    konstiPair: false,
+    cushion: new Set(),
+    lateBall: "",
+    lateBy: "",
+    talonmies: "",
+    handFault: "",
+    target: "call",
+    forfeit: null,
+  };
+}
+
+/** The entry a stored marked stroke was made from (for a correction); `ctx` is the stroke's context. */
+function entryOf(action, ctx) {
+  const e = action.entry;
+  const entry = newEntry();
+  entry.callText = action.call || "";
+  entry.legal = e.called_as_called;
+  entry.pots = e.pots.map((p) => [p[0], p[1]]);
+  entry.first = e.first_contact;
+  entry.nakki = new Set(e.nakki);
+  entry.off = new Set(e.off_table);
+  entry.place = ctx.fromHand ? e.start.balls[ctx.shooter] || null : null;
+  for (const [ball, p] of Object.entries(e.final.balls)) {
+    const was = e.start.balls[ball];
+    if (!was || was[0] !== p[0] || was[1] !== p[1]) entry.moves[ball] = p;
+  }
+  entry.touched = e.touched_by_player;
+  entry.jump = e.jump_over_mask;
+  entry.wrongBall = e.cue_ball !== ctx.shooter;
+  entry.restored = e.restored_by_referee;
+  entry.mankeli = e.mankeli;
+  entry.frozenHaaki = e.frozen_short_of_haaki;
+  entry.konstiCushion = e.konsti_ball_frozen_to_cushion;
+  entry.konstiPair = e.konsti_pair_frozen;
+  entry.cushion = new Set(e.cushion_pots);
+  entry.lateBall = e.late_fall ? e.late_fall.ball : "";
+  entry.lateBy = e.late_fall && e.late_fall.caused_by ? e.late_fall.caused_by : "";
+  entry.talonmies = e.talonmies_angle === null || e.talonmies_angle === undefined ? "" : String(e.talonmies_angle);
+  entry.handFault = e.hand_fault || "";
+  entry.target = "pots";
+  return entry;
+}
+
+function callParts(text) {
+  const tokens = text.trim().split(/\s+/).filter(Boolean);
+  const ball = tokens[0] && BALL_IDS.includes(tokens[0].toUpperCase()) ? tokens[0].toUpperCase() : null;
+  const pocket = tokens[1] && POCKET_IDS.includes(tokens[1].toUpperCase()) ? tokens[1].toUpperCase() : null;
+  return { tokens, ball, pocket };
+}
+
+function ballButton(prefix, ball, onClick) {
+  return el(
+    "button",
+    { type: "button", class: "pick ball-pick", "data-testid": `${prefix}-${ball}`, dataset: { ball }, onclick: () => onClick(ball) },
+    ballChip(ball),
+    el("span", {}, ball),
+  );
+}
+
+function pocketButton(prefix, pocket, onClick) {
+  return el("button", { type: "button", class: "pick pocket-pick", "data-testid": `${prefix}-${pocket}`, dataset: { pocket }, onclick: () => onClick(pocket) }, pocket);
+}
+
+function press(button, on) {
+  button.setAttribute("aria-pressed", String(Boolean(on)));
+}
+
+// --- the match page -----------------------------------------------------------------------------------------
+
+class MatchPage {
+  constructor(id, token) {
+    this.id = id;
+    this.token = token;
+    this.api = clubApi(token);
+    this.session = club.session;
+    this.view = null;
+    this.since = null; // Date.now() when the match last changed
+    this.actions = [];
+    this.last = null; // {outcome, who, call}: the ruling panel
+    this.editing = null; // {index, n, ctx}
+    this.entry = newEntry();
+    this.ctxKey = null;
+    this.canEnter = false;
+    this.busy = false;
+    this.w2 = null;
+    this.breakRun = null; // {ball, start}
+    this.alerted = { warning: false, up: false };
+    this.event = null;
+    this.stream = null;
+    this.checkTimer = null;
+    this.tokenProblem = null;
+    this.own = []; // views this page was answered in the last seconds: {json, at}
+  }
+
+  alive() {
+    return club.session === this.session;
+  }
+
+  // --- loading ------------------------------------------------------------------------------------------
+
+  async enter() {
+    showScreen("match");
+    this.buildPickers();
+    let view;
+    let times;
+    try {
+      [view, times] = await Promise.all([api.match(this.id), changeTimes().catch(() => new Map())]);
+    } catch (error) {
+      showError(error);
+      $("board").replaceChildren(el("p", { class: "hint" }, t("sb.notFound", { id: this.id })));
+      return;
+    }
+    if (!this.alive()) return;
+    this.since = times.get(this.id) ?? Date.now();
+    this.view = view;
+    this.buildPickers();
+    this.apply(view, { since: this.since });
+    await Promise.all([this.checkToken(), this.loadActions(), this.loadEvent()]);
+    if (!this.alive()) return;
+    this.lastFromActions();
+    this.render();
+    this.stream = watch(`/api/club/matches/${this.id}/stream`, (v) => this.onStream(v));
+  }
+
+  leave() {
+    if (this.stream) this.stream.close();
+  }
+
+  async checkToken() {
+    if (!this.token) {
+      this.canEnter = false;
+      this.tokenProblem = { key: "club.token.none", detail: "" };
+      return;
+    }
+    try {
+      await this.api.checkToken(this.id);
+      this.canEnter = true; // (a correction of action -1 cannot succeed)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        this.canEnter = true;
+        this.tokenProblem = null;
+      } else if (error instanceof ApiError && error.status === 403) {
+        this.canEnter = false;
+        this.tokenProblem = { key: "club.token.bad", detail: error.message };
+        showMessage(this.tokenText(), "error");
+      } else {
+        showError(error);
+      }
+    }
+  }
+
+  /** Why nothing can be entered here, in the current language (with the server's words). */
+  tokenText() {
+    const problem = this.tokenProblem || { key: "club.token.none", detail: "" };
+    const text = t(problem.key, { id: this.id });
+    return problem.detail ? `${text} (${problem.detail})` : text;
+  }
+
+  async loadActions() {
+    try {
+      const actions = await api.actions(this.id);
+      if (this.alive()) this.actions = actions;
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  async loadEvent() {
+    // the view does not say which club night a match belongs to; the match's JSON export does
+    const kept = recentOf(this.id);
+    if (kept && kept.event) {
+      this.event = kept.event;
+      return;
+    }
+    try {
+      const response = await fetch(exportsOf.match(this.id, "json"));
+      if (response.ok) this.event = (await response.json()).event || null;
+    } catch {
+      this.event = null;
+    }
+  }
+
+  lastFromActions() {
+    const last = this.actions[this.actions.length - 1];
+    if (!last || !this.view) {
+      this.last = null;
+      return;
+    }
+    const ruling = last.outcome.ruling;
+    this.last = {
+      outcome: last.outcome,
+      who: ruling ? whoOf(this.view, ruling.shooter) : null,
+      call: last.action.kind === "marked" ? last.action.call : undefined,
+    };
+  }
+
+  /** A new view of the match (an answer, or the stream). A changed match restarts the live clock; a new turn
+   * starts a fresh entry. */
+  apply(view, { since = null, own = false } = {}) {
+    if (own) this.own.push({ json: JSON.stringify(view), at: Date.now() });
+    const changed = !this.view || JSON.stringify(this.view) !== JSON.stringify(view);
+    this.view = view;
+    if (since !== null) this.since = since;
+    else if (changed) this.since = Date.now();
+    const key = `${view.actions}:${view.phase}:${view.shooter}:${view.from_hand}`;
+    if (key !== this.ctxKey) {
+      this.ctxKey = key;
+      if (!this.editing) this.entry = newEntry();
+      this.w2 = null;
+    }
+    this.render();
+  }
+
+  async onStream(view) {
+    if (!this.alive() || this.busy) return;
+    const json = JSON.stringify(view);
+    if (this.view && JSON.stringify(this.view) === json) return;
+    // the stream polls: a view it sends may be one this page was answered a moment ago and has moved past since
+    const now = Date.now();
+    this.own = this.own.filter((o) => now - o.at < 5000);
+    if (this.own.some((o) => o.json === json)) return;
+    if (this.view && view.actions !== this.view.actions) showMessage(t("club.elsewhere"), "info");
+    this.apply(view);
+    await this.loadActions();
+    this.lastFromActions();
+    this.render();
+  }
+
+  // --- context of the stroke being entered ----------------------------------------------------------------
+
+  ctx() {
+    if (this.editing) return this.editing.ctx;
+    const v = this.view;
+    const balls = { ...v.position.balls };
+    if (v.from_hand) delete balls[v.shooter];
+    return { shooter: v.shooter, fromHand: v.from_hand, opening: v.opening, balls, n: v.strokes + 1 };
+  }
+
+  struck() {
+    const c = this.ctx();
+    return this.entry.wrongBall ? otherWhite(c.shooter) : c.shooter;
+  }
+
+  /** The balls on the table when the stroke was played (the cue ball in hand where it was placed). */
+  startBalls() {
+    const c = this.ctx();
+    const balls = { ...c.balls };
+    if (c.fromHand && this.entry.place) balls[c.shooter] = this.entry.place;
+    return balls;
+  }
+
+  gone() {
+    return new Set([...this.entry.pots.map((p) => p[0]), ...this.entry.off]);
+  }
+
+  /** Where the balls came to rest: the start without the balls that left the table, moved as dragged. */
+  restBalls() {
+    const gone = this.gone();
+    const balls = {};
+    for (const [ball, p] of Object.entries(this.startBalls())) {
+      if (!gone.has(ball)) balls[ball] = this.entry.moves[ball] || p;
+    }
+    return balls;
+  }
+
+  marks() {
+    const e = this.entry;
+    const c = this.ctx();
+    if (e.lateBall) {
+      // 8e is an entry of its own: the ball that fell, and who caused it (the referee reads nothing else)
+      const marks = { late_fall: { ball: e.lateBall, caused_by: e.lateBy || null } };
+      if (c.fromHand && e.place) marks.place = e.place;
+      return marks;
+    }
+    const gone = this.gone();
+    const start = this.startBalls();
+    const moves = {};
+    for (const [ball, p] of Object.entries(e.moves)) if (!gone.has(ball) && start[ball]) moves[ball] = p;
+    const marks = {
+      pots: e.pots.map((p) => [p[0], p[1]]),
+      off_table: [...e.off],
+      first_contact: e.first,
+      nakki: [...e.nakki],
+      called_as_called: e.legal,
+      moves,
+      mankeli: e.mankeli,
+      frozen_short_of_haaki: e.frozenHaaki,
+      konsti_ball_frozen_to_cushion: e.konstiCushion,
+      konsti_pair_frozen: e.konstiPair,
+      cushion_pots: [...e.cushion],
+      touched_by_player: e.touched,
+      jump_over_mask: e.jump,
+      restored_by_referee: e.restored,
+    };
+    if (c.fromHand) marks.place = e.place;
+    if (e.wrongBall) marks.struck = otherWhite(c.shooter);
+    if (e.talonmies !== "") marks.talonmies_angle = Number(e.talonmies);
+    if (e.handFault.trim()) marks.hand_fault = e.handFault.trim();
+    return marks;
+  }
+
+  call() {
+    if (this.entry.lateBall) return null;
+    const text = this.entry.callText.trim();
+    return text ? text : null;
+  }
+
+  // --- building the entry form ------------------------------------------------------------------------------
+
+  buildPickers() {
+    const fill = (id, prefix, onClick, ids = BALL_IDS, make = ballButton) => $(id).replaceChildren(...ids.map((b) => make(prefix, b, onClick)));
+    fill("call-balls", "call-ball", (b) => this.setCallBall(b));
+    fill("call-pockets", "call-pocket", (p) => this.setCallPocket(p), POCKET_LAYOUT, pocketButton);
+    fill("pot-balls", "pot-ball", (b) => this.pickPotBall(b));
+    fill("pot-pockets", "pot-pocket", (p) => this.potPocket(p), POCKET_LAYOUT, pocketButton);
+    $("first-balls").replaceChildren(
+      ...BALL_IDS.map((b) => ballButton("first", b, (x) => this.setFirst(x))),
+      el("button", { type: "button", class: "pick", "data-testid": "first-none", onclick: () => this.setFirst(null) }, t("club.first.none")),
+    );
+    fill("nakki-balls", "nakki", (b) => this.toggle("nakki", b));
+    fill("off-balls", "off", (b) => this.toggleOff(b));
+    fill("cushion-balls", "cushion", (b) => this.toggle("cushion", b));
+    const late = $("late-ball");
+    late.replaceChildren(el("option", { value: "" }, t("club.late.none")), ...BALL_IDS.map((b) => el("option", { value: b }, b)));
+    const by = $("late-by");
+    const names = this.view ? this.view.players : [];
+    const owner = (b) => (names.find((p) => p.cue_ball === b) || { name: b }).name;
+    by.replaceChildren(el("option", { value: "" }, t("club.late.nobody")), ...CUE_BALLS.map((b) => el("option", { value: b }, `${t("club.late.player", { ball: b })}: ${owner(b)}`)));
+  }
+
+  // --- entry actions ----------------------------------------------------------------------------------------
+
+  setTarget(target) {
+    this.entry.target = target;
+    this.renderEntry();
+  }
+
+  setCallText(text) {
+    this.entry.callText = text;
+    this.renderEntry();
+    this.checkCall();
+  }
+
+  setCallBall(ball) {
+    const { tokens } = callParts(this.entry.callText);
+    if (tokens.length === 0) tokens.push(ball);
+    else tokens[0] = ball;
+    this.entry.target = "call";
+    this.setCallText(tokens.join(" "));
+  }
+
+  setCallPocket(pocket) {
+    const { tokens, ball } = callParts(this.entry.callText);
+    if (!ball) {
+      showMessage(t("club.pots.pickBall"), "info");
+      return;
+    }
+    if (tokens.length < 2) tokens.push(pocket);
+    else tokens[1] = pocket;
+    this.entry.target = "pots";
+    this.setCallText(tokens.join(" "));
+  }
+
+  noCall() {
+    this.entry.target = "pots";
+    this.setCallText("");
+  }
+
+  checkCall() {
+    clearTimeout(this.checkTimer);
+    const text = this.entry.callText.trim();
+    const status = $("call-status");
+    if (!text) {
+      status.textContent = t("call.noCall");
+      status.className = "call-status";
+      return;
+    }
+    status.textContent = t("call.checking");
+    status.className = "call-status";
+    const shooter = this.ctx().shooter;
+    this.checkTimer = setTimeout(async () => {
+      try {
+        const checked = await api.checkCall(text, shooter);
+        if (this.entry.callText.trim() !== text) return;
+        status.textContent = t("call.valid", { call: checked.call });
+        status.className = "call-status ok";
+      } catch (error) {
+        if (this.entry.callText.trim() !== text) return;
+        status.textContent = error.message;
+        status.className = "call-status bad";
+      }
+    }, 150);
+  }
+
+  pickPotBall(ball) {
+    const e = this.entry;
+    e.target = "pots";
+    const already = e.pots.find((p) => p[0] === ball);
+    if (already) {
+      showMessage(t("club.pots.twice", { ball, pocket: already[1] }), "error");
+      e.pending = null;
+    } else if (e.off.has(ball)) {
+      showMessage(t("club.pots.isOff", { ball }), "error");
+      e.pending = null;
+    } else {
+      e.pending = ball;
+    }
+    this.renderEntry();
+  }
+
+  potPocket(pocket) {
+    const e = this.entry;
+    if (!e.pending) {
+      showMessage(t("club.pots.pickBall"), "info");
+      return;
+    }
+    this.addPot(e.pending, pocket);
+  }
+
+  addPot(ball, pocket) {
+    const e = this.entry;
+    const already = e.pots.find((p) => p[0] === ball);
+    e.pending = null;
+    if (already) {
+      showMessage(t("club.pots.twice", { ball, pocket: already[1] }), "error");
+    } else if (e.off.has(ball)) {
+      showMessage(t("club.pots.isOff", { ball }), "error");
+    } else {
+      e.pots.push([ball, pocket]);
+    }
+    this.renderEntry();
+  }
+
+  removePot(ball) {
+    this.entry.pots = this.entry.pots.filter((p) => p[0] !== ball);
+    this.renderEntry();
+  }
+
+  potAsCalled() {
+    const { ball, pocket } = callParts(this.entry.callText);
+    if (!ball || !pocket) {
+      showMessage(t("club.pots.needCall"), "info");
+      return;
+    }
+    this.addPot(ball, pocket);
+    if (!this.entry.first) this.entry.first = ball;
+    this.renderEntry();
+  }
+
+  setFirst(ball) {
+    this.entry.first = ball;
+    this.entry.target = "pots";
+    this.renderEntry();
+  }
+
+  toggle(field, ball) {
+    const set = this.entry[field];
+    if (set.has(ball)) set.delete(ball);
+    else set.add(ball);
+    this.renderEntry();
+  }
+
+  toggleOff(ball) {
+    const e = this.entry;
+    const dropped = e.pots.find((p) => p[0] === ball);
+    if (!e.off.has(ball) && dropped) {
+      showMessage(t("club.pots.twice", { ball, pocket: dropped[1] }), "error");
+      return;
+    }
+    this.toggle("off", ball);
+  }
+
+  cueTo(where) {
+    const e = this.entry;
+    const cue = this.struck();
+    e.pots = e.pots.filter((p) => p[0] !== cue);
+    e.off.delete(cue);
+    if (where === "off") e.off.add(cue);
+    else if (where) e.pots.push([cue, where]);
+    this.renderEntry();
+  }
+
+  placeCueAt(p) {
+    const c = this.ctx();
+    if (!c.fromHand) return false;
+    const a = placement.area(club.geo, "hand", c.balls, c.shooter);
+    this.entry.place = placement.legalize(club.geo, p, a, this.entry.place);
+    delete this.entry.moves[c.shooter];
+    this.renderEntry();
+    return true;
+  }
+
+  dragRest(ball, p, done) {
+    if (!ball) return;
+    const others = this.restBalls();
+    delete others[ball];
+    let q = null;
+    for (const spot of Object.values(club.table.spots)) {
+      if (dist(p, spot) < SNAP && Object.values(others).every((o) => dist(o, spot) >= 2 * club.geo.R)) q = [spot[0], spot[1]];
+    }
+    if (!q) q = placement.legalize(club.geo, p, placement.area(club.geo, "bed", others, ball), this.restBalls()[ball]);
+    if (!q) return;
+    this.entry.moves[ball] = q;
+    if (done) this.renderEntry();
+    else this.drawRest();
+  }
+
+  resetRest() {
+    this.entry.moves = {};
+    this.renderEntry();
+  }
+
+  placeW2At(p) {
+    const v = this.view;
+    if (!v || v.phase !== "place-w2") return false;
+    const a = placement.area(club.geo, "w2", v.position.balls, "W2", { corridors: v.w2_corridors });
+    this.w2 = placement.legalize(club.geo, p, a, this.w2);
+    this.renderPlace();
+    return true;
+  }
+
+  /** Esc: a fresh entry for the stroke due (and the end of a correction being edited). */
+  clearEntry() {
+    this.editing = null;
+    this.entry = newEntry();
+    this.render();
+    this.checkCall();
+  }
+
+  // --- talking to the server ----------------------------------------------------------------------------------
+
+  async run(work) {
+    if (this.busy) return;
+    if (!this.canEnter) {
+      showMessage(this.tokenText(), "error");
+      return;
+    }
+    this.busy = true;
+    $("sending").hidden = false;
+    this.renderButtons();
+    try {
+      await work();
+    } catch (error) {
+      showError(error);
+    } finally {
+      this.busy = false;
+      $("sending").hidden = true;
+      if (this.alive()) this.render();
+    }
+  }
+
+  played(answer) {
+    const ruling = answer.outcome.ruling;
+    this.last = {
+      outcome: answer.outcome,
+      who: ruling ? whoOf(answer.match, ruling.shooter) : null,
+      call: answer.action.kind === "marked" ? answer.action.call : undefined,
+    };
+    this.apply(answer.match, { since: Date.now(), own: true });
+  }
+
+  submit() {
+    if (!this.view) return;
+    if (this.breakRun) {
+      showMessage(t("club.break.running", { name: nameOf(this.view, this.breakRun.ball), time: fmtClock((Date.now() - this.breakRun.start) / 1000) }), "info");
+      return;
+    }
+    const call = this.call();
+    const marks = this.marks();
+    if (this.editing) {
+      const { index, n } = this.editing;
+      return this.run(async () => {
+        const view = await this.api.correct(this.id, index, call, marks);
+        this.editing = null;
+        this.entry = newEntry();
+        this.ctxKey = null;
+        this.apply(view, { since: Date.now(), own: true });
+        await this.loadActions();
+        this.lastFromActions();
+        showMessage(t("club.corrected", { n }), "info");
+      });
+    }
+    return this.run(async () => {
+      const answer = await this.api.stroke(this.id, call, marks);
+      clearMessage();
+      this.played(answer);
+      await this.loadActions();
+      this.afterOver();
+    });
+  }
+
+  afterOver() {
+    if (this.view && this.view.result) showMessage(t("club.over", { text: t("match.winner", { name: nameOf(this.view, this.view.result.winner), ball: this.view.result.winner }) }), "info");
+  }
+
+  confirmW2() {
+    if (!this.w2) {
+      showMessage(t("club.place.missing"), "info");
+      return;
+    }
+    const point = this.w2;
+    return this.run(async () => {
+      this.played(await this.api.placeW2(this.id, point));
+      await this.loadActions();
+    });
+  }
+
+  lagWon(winner) {
+    return this.run(async () => {
+      this.played(await this.api.lagWon(this.id, winner));
+      await this.loadActions();
+    });
+  }
+
+  undo() {
+    return this.run(async () => {
+      const view = await this.api.undo(this.id);
+      this.editing = null;
+      this.ctxKey = null;
+      this.apply(view, { since: Date.now(), own: true });
+      await this.loadActions();
+      this.lastFromActions();
+      showMessage(t("club.undone"), "info");
+    });
+  }
+
+  forfeit(ball) {
+    return this.run(async () => {
+      this.played(await this.api.forfeit(this.id, ball));
+      this.entry.forfeit = null;
+      await this.loadActions();
+      this.afterOver();
+    });
+  }
+
+  startBreak(ball) {
+    if (!this.canEnter) {
+      showMessage(this.tokenText(), "error");
+      return;
+    }
+    this.breakRun = { ball, start: Date.now() };
+    this.render();
+  }
+
+  resumeBreak() {
+    const run = this.breakRun;
+    if (!run) return;
+    const seconds = Math.max(1, Math.min(MAX_BREAK, Math.round((Date.now() - run.start) / 1000)));
+    return this.run(async () => {
+      const answer = await this.api.takeBreak(this.id, run.ball, seconds);
+      this.breakRun = null;
+      this.played(answer);
+      await this.loadActions();
+    });
+  }
+
+  edit(index) {
+    const pos = this.actions.findIndex((a) => a.index === index);
+    const action = this.actions[pos];
+    if (!action || action.action.kind !== "marked" || pos === 0) return;
+    const before = this.actions[pos - 1].state_after;
+    const shooter = before.game.shooter;
+    const fromHand = before.game.opening || before.game.in_hand.includes(shooter);
+    const balls = { ...action.action.entry.start.balls };
+    if (fromHand) delete balls[shooter];
+    const n = this.actions.slice(0, pos + 1).filter((a) => a.action.kind === "marked").length;
+    const ctx = { shooter, fromHand, opening: before.game.opening, balls, n };
+    this.editing = { index, n, ctx };
+    this.entry = entryOf(action.action, ctx);
+    clearMessage();
+    this.render();
+    this.checkCall();
+    $("entry").scrollIntoView({ block: "start" });
+  }
+
+  // --- rendering -------------------------------------------------------------------------------------------
+
+  render() {
+    if (!this.alive() || !this.view) return;
+    const v = this.view;
+    renderBoard($("board"), v, { since: this.since, playerExtra: (i, ball) => this.breakButton(i, ball) });
+    this.renderTokenBanner();
+    const editing = Boolean(this.editing);
+    $("place-panel").hidden = !(v.phase === "place-w2" && this.canEnter);
+    $("lag-panel").hidden = !(v.phase === "shootout-lag" && this.canEnter);
+    $("entry").hidden = !((playing(v) || editing) && this.canEnter);
+    $("break-running").hidden = !this.breakRun;
+    if (v.phase === "place-w2") this.renderPlace();
+    if (v.phase === "shootout-lag") {
+      for (const i of [0, 1]) $(`lag-${i}`).textContent = t("club.lag.won", { name: v.players[i].name });
+    }
+    this.renderEntry();
+    this.renderRuling();
+    this.renderStrokes();
+    this.renderExports();
+    this.tick();
+  }
+
+  renderTokenBanner() {
+    let banner = $("token-banner");
+    if (!banner) {
+      banner = el("div", { id: "token-banner", class: "token-banner", "data-testid": "token-error", role: "alert" });
+      $("board").after(banner);
+    }
+    banner.hidden = this.canEnter || !this.tokenProblem;
+    banner.textContent = this.tokenProblem ? this.tokenText() : "";
+  }
+
+  breakButton(i, ball) {
+    const v = this.view;
+    if (v.clock.mode !== "wall" || !ball || !this.canEnter) return null;
+    const taken = ball in (v.clock.breaks || {});
+    if (taken || v.phase !== "play") return null;
+    return el(
+      "button",
+      { type: "button", class: "small break-button", "data-testid": `break-${i}`, disabled: Boolean(this.breakRun) || this.busy, onclick: () => this.startBreak(ball) },
+      t("club.break"),
+    );
+  }
+
+  renderPlace() {
+    const v = this.view;
+    const w2owner = v.players.findIndex((p) => p.cue_ball === "W2");
+    $("place-hint").textContent = t("club.place.hint", { name: w2owner >= 0 ? v.players[w2owner].name : "W2" });
+    const view = club.tables.w2;
+    const balls = { ...v.position.balls };
+    if (this.w2) balls.W2 = this.w2;
+    view.balls = balls;
+    view.overlay = { corridors: v.w2_corridors, legal: placement.lightOf(placement.area(club.geo, "w2", v.position.balls, "W2", { corridors: v.w2_corridors })) };
+    view.draw();
+    $("w2-out").textContent = this.w2 ? `W2 (${this.w2[0].toFixed(3)}, ${this.w2[1].toFixed(3)})` : t("club.hand.none");
+    $("w2-out").dataset.point = this.w2 ? this.w2.join(",") : "";
+    $("place-confirm").disabled = this.busy;
+  }
+
+  renderButtons() {
+    const busy = this.busy;
+    $("enter-stroke").disabled = busy || Boolean(this.breakRun);
+    $("undo-last").disabled = busy || !this.canEnter || !this.view || this.view.actions <= 2;
+    $("place-confirm").disabled = busy;
+    for (const i of [0, 1]) $(`lag-${i}`).disabled = busy;
+  }
+
+  renderEntry() {
+    if (!this.view) return;
+    const e = this.entry;
+    const c = this.ctx();
+    const v = this.view;
+    const name = nameOf(v, c.shooter);
+    $("entry-title").textContent = t("club.entry.title", { n: c.n, name, ball: c.shooter });
+    $("entry-opening").hidden = !c.opening;
+    const banner = $("edit-banner");
+    banner.hidden = !this.editing;
+    if (this.editing) {
+      banner.replaceChildren(
+        el("span", {}, t("club.entry.correcting", { n: this.editing.n, index: this.editing.index, name, ball: c.shooter })),
+        el("button", { type: "button", class: "small", "data-testid": "cancel-correction", onclick: () => this.clearEntry() }, t("club.cancel")),
+      );
+    }
+    $("target").textContent = t(`club.target.${e.target}`);
+    $("target").dataset.target = e.target;
+    for (const group of document.querySelectorAll("#entry [data-target]")) group.classList.toggle("targeted", group.dataset.target === e.target);
+
+    const start = this.startBalls();
+    const onTable = (b) => Boolean(start[b]) || (c.fromHand && b === c.shooter);
+    const cue = this.struck();
+    // the call
+    const call = callParts(e.callText);
+    const text = $("call-text");
+    if (document.activeElement !== text) text.value = e.callText;
+    for (const b of $("call-balls").children) {
+      press(b, call.ball === b.dataset.ball);
+      b.disabled = b.dataset.ball === c.shooter;
+      b.classList.toggle("absent", !onTable(b.dataset.ball));
+    }
+    for (const b of $("call-pockets").children) press(b, call.pocket === b.dataset.pocket);
+    press($("no-call"), !e.callText.trim());
+    press($("legal-yes"), e.legal);
+    press($("legal-no"), !e.legal);
+    if (!e.callText.trim()) $("call-status").textContent = t("call.noCall");
+    // the drops
+    for (const b of $("pot-balls").children) {
+      const ball = b.dataset.ball;
+      const dropped = e.pots.find((p) => p[0] === ball);
+      press(b, e.pending === ball);
+      b.dataset.state = dropped ? "dropped" : e.off.has(ball) ? "off" : "";
+      b.classList.toggle("absent", !onTable(ball));
+    }
+    for (const b of $("pot-pockets").children) b.classList.toggle("armed", Boolean(e.pending));
+    const pots = $("pots");
+    pots.replaceChildren(
+      ...(e.pots.length
+        ? e.pots.map(([ball, pocket]) =>
+            el(
+              "li",
+              { class: "chip-item", "data-testid": "pot-item", dataset: { ball, pocket } },
+              ballChip(ball),
+              ` ${ball} → ${pocket} `,
+              el("button", { type: "button", class: "x", "aria-label": t("club.pots.remove"), "data-testid": "pot-remove", onclick: () => this.removePot(ball) }, "×"),
+            ),
+          )
+        : [el("li", { class: "hint" }, t("club.pots.none"))]),
+    );
+    // first contact, nakki, off the table, cushion pots
+    for (const b of $("first-balls").children) {
+      const ball = b.dataset.ball || null;
+      press(b, e.first === ball);
+      if (ball) {
+        b.disabled = ball === cue;
+        b.classList.toggle("absent", !onTable(ball));
+      }
+    }
+    for (const b of $("nakki-balls").children) {
+      press(b, e.nakki.has(b.dataset.ball));
+      b.disabled = b.dataset.ball === cue;
+      b.classList.toggle("absent", !onTable(b.dataset.ball));
+    }
+    for (const b of $("off-balls").children) {
+      press(b, e.off.has(b.dataset.ball));
+      b.classList.toggle("absent", !onTable(b.dataset.ball));
+    }
+    for (const b of $("cushion-balls").children) press(b, e.cushion.has(b.dataset.ball));
+    // the cue ball
+    $("cue-legend").replaceChildren(ballChip(cue), " ", t("club.cue", { ball: cue }));
+    const cuePot = e.pots.find((p) => p[0] === cue);
+    const row = $("cue-row");
+    row.replaceChildren(
+      el("button", { type: "button", class: "pick", "data-testid": "cue-stayed", "aria-pressed": String(!cuePot && !e.off.has(cue)), onclick: () => this.cueTo(null) }, t("club.cue.stayed")),
+      el("span", { class: "hint" }, t("club.cue.dropped")),
+      ...POCKET_IDS.map((p) =>
+        el("button", { type: "button", class: "pick pocket-pick", "data-testid": `cue-pocket-${p}`, "aria-pressed": String(Boolean(cuePot && cuePot[1] === p)), onclick: () => this.cueTo(p) }, p),
+      ),
+      el("button", { type: "button", class: "pick", "data-testid": "cue-off", "aria-pressed": String(e.off.has(cue)), onclick: () => this.cueTo("off") }, t("club.cue.off")),
+    );
+    // rare events
+    const checks = { touched: "touched", jump: "jump", "wrong-ball": "wrongBall", restored: "restored", mankeli: "mankeli", "frozen-haaki": "frozenHaaki", "konsti-cushion": "konstiCushion", "konsti-pair": "konstiPair" };
+    for (const [id, field] of Object.entries(checks)) $(id).checked = e[field];
+    $("wrong-ball-label").textContent = t("club.wrongBall", { ball: otherWhite(c.shooter) });
+    $("late-ball").value = e.lateBall;
+    const by = $("late-by");
+    by.value = e.lateBy;
+    by.disabled = !e.lateBall;
+    $("late-only").hidden = !e.lateBall;
+    if (document.activeElement !== $("talonmies")) $("talonmies").value = e.talonmies;
+    if (document.activeElement !== $("hand-fault")) $("hand-fault").value = e.handFault;
+    $("forfeit-row").replaceChildren(
+      ...v.players.map((p, i) =>
+        p.cue_ball
+          ? el("button", { type: "button", class: "small", "data-testid": `forfeit-${i}`, "aria-pressed": String(e.forfeit === p.cue_ball), onclick: () => this.armForfeit(p.cue_ball) }, t("club.forfeit.player", { name: p.name, ball: p.cue_ball }))
+          : null,
+      ),
+    );
+    const confirm = $("forfeit-confirm");
+    confirm.hidden = !e.forfeit || Boolean(this.editing);
+    if (e.forfeit) confirm.textContent = t("club.forfeit.confirm", { name: nameOf(v, e.forfeit), ball: e.forfeit });
+    // ball in hand
+    $("hand-group").hidden = !c.fromHand;
+    if (c.fromHand) {
+      $("hand-legend").textContent = t("club.hand", { ball: c.shooter });
+      const view = club.tables.hand;
+      const balls = { ...c.balls };
+      if (e.place) balls[c.shooter] = e.place;
+      view.balls = balls;
+      view.overlay = { legal: placement.lightOf(placement.area(club.geo, "hand", c.balls, c.shooter)) };
+      view.rings = e.place ? [{ p: e.place, colour: "#ffe066" }] : [];
+      view.draw();
+      $("hand-out").textContent = e.place ? t("club.hand.placed", fmtPoint(e.place)) : t("club.hand.none");
+      $("hand-out").dataset.point = e.place ? e.place.join(",") : "";
+    }
+    this.drawRest();
+    // buttons
+    $("enter-stroke").textContent = this.editing ? `${t("club.save")} ⏎` : `${t("club.enter")} ⏎`;
+    this.renderButtons();
+  }
+
+  armForfeit(ball) {
+    this.entry.forfeit = this.entry.forfeit === ball ? null : ball;
+    this.renderEntry();
+  }
+
+  drawRest() {
+    const view = club.tables.rest;
+    if (!view) return;
+    view.balls = this.restBalls();
+    const moved = Object.keys(this.entry.moves).filter((b) => view.balls[b]);
+    view.overlay = { draggable: Object.keys(view.balls), dragging: view.overlay.dragging };
+    view.rings = moved.map((b) => ({ p: view.balls[b], colour: "#74c0fc" }));
+    view.draw();
+    $("moves").replaceChildren(
+      ...(moved.length
+        ? moved.map((b) => {
+            const p = view.balls[b];
+            const spot = spotAt(club.table, p);
+            return el(
+              "li",
+              { "data-testid": "move-item", dataset: { ball: b, spot: spot || "" } },
+              ballChip(b),
+              " ",
+              spot ? t("club.rest.onSpot", { ball: b, spot: spotLabel(spot) }) : t("club.rest.at", { ball: b, ...fmtPoint(p) }),
+            );
+          })
+        : [el("li", { class: "hint" }, t("club.rest.none"))]),
+    );
+  }
+
+  renderRuling() {
+    const box = $("ruling");
+    box.replaceChildren();
+    const respots = $("respots");
+    respots.hidden = true;
+    const last = this.last;
+    if (!last || !last.outcome) return;
+    const block = rulingBlock(last.outcome, { who: last.who, call: last.call });
+    if (block.childElementCount) box.append(el("h3", {}, t("club.lastRuling")), block);
+    const ruling = last.outcome.ruling;
+    if (!ruling || !Object.keys(ruling.respots || {}).length) return;
+    respots.hidden = false;
+    const after = ruling.position.balls;
+    const balls = Object.keys(ruling.respots);
+    const list = $("respot-list");
+    list.replaceChildren();
+    const view = club.tables.respot;
+    view.balls = after;
+    view.overlay = {};
+    view.rings = [];
+    for (const ball of balls) {
+      const p = ruling.respots[ball];
+      const spot = spotAt(club.table, p);
+      const where = spot ? spotLabel(spot) : t("club.respots.at", fmtPoint(p));
+      view.rings.push({ p, label: ball });
+      // the spots other balls covered when it was put back: the kaisa goes back first (4.1), then a red
+      const except = ball === "K" ? balls : balls.filter((b) => b !== "K");
+      const taken = takenSpots(club.table, after, except);
+      const notes = ruling.notes.filter((n) => n.clause.startsWith("4") && (n.en.includes(` ${ball} `) || n.en.endsWith(` ${ball}`) || n.en.includes(`${ball}:`)));
+      list.append(
+        el(
+          "li",
+          { class: "respot-item", "data-testid": "respot-item", dataset: { ball, spot: spot || "" } },
+          el("strong", { "data-testid": "respot-where" }, ballChip(ball), " ", t("club.respots.item", { ball, spot: where })),
+          ...notes.map((n) => el("div", { class: "respot-why", "data-testid": "respot-why" }, el("span", { class: "clause-tag" }, `§ ${n.clause}`), " ", ruleText(n))),
+          el(
+            "div",
+            { class: "hint", "data-testid": "respot-taken" },
+            t("club.respots.taken", { list: taken.length ? taken.map((x) => t("club.respots.takenBy", { spot: spotLabel(x.spot), ball: x.ball })).join(", ") : t("club.respots.free") }),
+          ),
+        ),
+      );
+    }
+    view.draw();
+  }
+
+  renderStrokes() {
+    const list = $("strokes");
+    const rows = [];
+    let n = 0;
+    for (const a of this.actions) {
+      const kind = a.action.kind;
+      if (kind === "marked") n += 1;
+      if (kind === "choose" || (kind === "marked-lag" && a.index < 2)) continue;
+      rows.push(this.strokeRow(a, n));
+    }
+    list.replaceChildren(...rows.reverse());
+    $("strokes-empty").hidden = rows.length > 0;
+    $("undo-last").hidden = !this.canEnter;
+    list.dataset.count = String(n);
+  }
+
+  strokeRow(a, n) {
+    const kind = a.action.kind;
+    const v = this.view;
+    const ruling = a.outcome.ruling;
+    const parts = [];
+    let head;
+    if (kind === "marked") {
+      const e = a.action.entry;
+      head = `${n}. ${nameOf(v, ruling ? ruling.shooter : e.cue_ball)} (${ruling ? ruling.shooter : e.cue_ball})`;
+      parts.push(a.action.call || t("ruling.noCall"));
+      if (e.pots.length) parts.push(t("club.strokes.drops", { list: e.pots.map((p) => `${p[0]}→${p[1]}`).join(", ") }));
+      if (e.off_table.length) parts.push(`${t("club.cue.off")}: ${e.off_table.join(", ")}`);
+      parts.push(e.first_contact ? t("club.strokes.first", { ball: e.first_contact }) : t("club.strokes.miss"));
+      if (e.nakki.length) parts.push(t("club.strokes.nakki", { list: e.nakki.join(", ") }));
+    } else if (kind === "place-w2") {
+      head = t("club.strokes.placeW2");
+    } else if (kind === "break") {
+      head = t("club.strokes.break", { who: nameOf(v, a.action.cue_ball), s: Math.round(a.action.seconds) });
+    } else if (kind === "marked-lag") {
+      head = t("club.strokes.lag", { name: v.players[a.action.winner] ? v.players[a.action.winner].name : a.action.winner + 1 });
+    } else if (kind === "forfeit") {
+      head = `${t("club.strokes.forfeit")}: ${a.action.cue_ball}`;
+    } else {
+      head = kind;
+    }
+    const fouls = ruling ? ruling.fouls.map((f) => el("span", { class: "clause-tag foul", title: ruleText(f) }, `§ ${f.clause}`)) : [];
+    const points = ruling ? el("span", { class: `points ${ruling.points < 0 ? "neg" : ruling.points > 0 ? "pos" : ""}`, "data-testid": "stroke-points" }, fmtPoints(ruling.points)) : null;
+    const editing = this.editing && this.editing.index === a.index;
+    return el(
+      "li",
+      { class: `stroke-row${editing ? " editing" : ""}`, "data-testid": "stroke-row", dataset: { index: a.index, kind } },
+      el("span", { class: "stroke-head" }, head),
+      el("span", { class: "stroke-text" }, parts.join(" · ")),
+      ...fouls,
+      points,
+      kind === "marked" && this.canEnter
+        ? el("button", { type: "button", class: "small", "data-testid": "edit", disabled: this.busy, onclick: () => this.edit(a.index) }, t("club.strokes.edit"))
+        : null,
+    );
+  }
+
+  renderExports() {
+    const links = [
+      ["match-csv", exportsOf.match(this.id, "csv"), t("club.export.match", { format: "CSV" })],
+      ["match-json", exportsOf.match(this.id, "json"), t("club.export.match", { format: "JSON" })],
+    ];
+    if (this.event) {
+      links.push(
+        ["event-csv", exportsOf.event(this.event, "csv"), t("club.export.event", { format: "CSV" })],
+        ["event-json", exportsOf.event(this.event, "json"), t("club.export.event", { format: "JSON" })],
+        ["players-csv", exportsOf.event(this.event, "csv", "player"), t("club.export.players", { format: "CSV" })],
+        ["players-json", exportsOf.event(this.event, "json", "player"), t("club.export.players", { format: "JSON" })],
+      );
+    }
+    $("export-links").replaceChildren(...links.map(([id, href, text]) => el("li", {}, el("a", { href, "data-testid": `export-${id}`, target: "_blank", rel: "noopener" }, text))));
+    $("nav-scoreboard").href = this.event ? `/scoreboard#/event/${encodeURIComponent(this.event)}` : `/scoreboard#/match/${this.id}`;
+    $("nav-scoreboard").dataset.href = $("nav-scoreboard").getAttribute("href");
+  }
+
+  /** Every second: the clock, its warning (seen and heard), the break running. */
+  tick() {
+    if (!this.alive() || !this.view) return;
+    const box = document.querySelector("#board [data-testid=clock]");
+    if (box) {
+      const c = renderClock(box, this.view, this.since);
+      if (c.warning && !this.alerted.warning) {
+        this.alerted.warning = true;
+        beep(2);
+      }
+      if ((c.up || (c.final && c.final.length)) && !this.alerted.up) {
+        this.alerted.up = true;
+        beep(3);
+      }
+    }
+    if (this.breakRun) {
+      const seconds = (Date.now() - this.breakRun.start) / 1000;
+      $("break-text").textContent = t("club.break.running", { name: nameOf(this.view, this.breakRun.ball), time: fmtClock(seconds) });
+      if (seconds >= MAX_BREAK && !this.busy) this.resumeBreak();
+    }
+  }
+}
+
+// --- keyboard -----------------------------------------------------------------------------------------------
+
+function onKey(event) {
+  const page = club.page;
+  if (!page || !page.view || $("entry").hidden) return;
+  if (page.busy && !["Tab", "Shift"].includes(event.key)) {
+    event.preventDefault(); // an entry is being sent: keys would change the entry it answers
+    return;
+  }
+  const target = event.target;
+  const tag = (target && target.tagName) || "";
+  const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(tag) && !["checkbox", "radio", "button"].includes(target.type);
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+    event.preventDefault();
+    page.submit();
+    return;
+  }
+  if (typing) {
+    if (event.key === "Enter" && $("entry").contains(target)) {
+      event.preventDefault(); // no implicit submission from a text field: Enter there only confirms the field
+      target.blur();
+    } else if (event.key === "Escape") {
+      target.blur();
+    }
+    return;
+  }
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const key = event.key;
+  const lower = key.length === 1 ? key.toLowerCase() : key;
+  let handled = true;
+  if (key === "Enter") {
+    // a focused button outside the entry, a link or a summary does its own thing; inside the entry (the last ball or
+    // pocket tapped keeps the focus) Enter enters the stroke
+    if ((tag === "BUTTON" && !$("entry").contains(target)) || tag === "A" || tag === "SUMMARY") return;
+    page.submit();
+  } else if (key === "Escape") {
+    page.clearEntry();
+  } else if (key === "U") {
+    page.undo();
+  } else if (key === "?") {
+    $("keys").open = !$("keys").open;
+  } else if (key === "0") {
+    page.noCall();
+  } else if (lower === "g") {
+    page.potAsCalled();
+  } else if (lower === "l") {
+    page.entry.legal = !page.entry.legal;
+    page.renderEntry();
+  } else if (key in BALL_KEYS || lower in BALL_KEYS) {
+    keyBall(page, BALL_KEYS[key] || BALL_KEYS[lower]);
+  } else if (lower in POCKET_KEYS) {
+    keyPocket(page, POCKET_KEYS[lower]);
+  } else if (lower in TARGET_KEYS) {
+    page.setTarget(TARGET_KEYS[lower]);
+  } else {
+    handled = false;
+  }
+  if (handled) event.preventDefault();
+}
+
+function keyBall(page, ball) {
+  const e = page.entry;
+  if (e.target === "call") page.setCallBall(ball);
+  else if (e.target === "pots") page.pickPotBall(ball);
+  else if (e.target === "first") page.setFirst(ball);
+  else if (e.target === "nakki") page.toggle("nakki", ball);
+  else if (e.target === "off") page.toggleOff(ball);
+}
+
+function keyPocket(page, pocket) {
+  const e = page.entry;
+  if (e.target === "call") page.setCallPocket(pocket);
+  else if (e.target === "pots") page.potPocket(pocket);
+  else showMessage(t("club.pots.pickBall"), "info");
+}
+
+// --- wiring -------------------------------------------------------------------------------------------------
+
+function wire() {
+  for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
+  onLangChange(() => {
+    if (document.body.dataset.screen === "new") enterNew();
+    if (document.body.dataset.screen === "created") enterCreated(Number((location.hash.match(/^#\/created\/(\d+)/) || [])[1]));
+    if (club.page) {
+      club.page.buildPickers();
+      club.page.render();
+      club.page.checkCall();
+    }
+  });
+  $("message-close").addEventListener("click", clearMessage);
+  const form = $("form-new");
+  form.addEventListener("submit", createMatch);
+  form.name1.addEventListener("input", renderBreakerNames);
+  form.name2.addEventListener("input", renderBreakerNames);
+  $("copy-marker").addEventListener("click", async () => {
+    const input = $("marker-link");
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select();
+      document.execCommand("copy");
+    }
+    showMessage(t("club.created.copied"), "info");
+  });
+  const page = () => club.page;
+  $("entry").addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (page()) page().submit();
+  });
+  $("call-text").addEventListener("input", (event) => page() && page().setCallText(event.target.value));
+  $("no-call").addEventListener("click", () => page() && page().noCall());
+  $("legal-yes").addEventListener("click", () => {
+    if (!page()) return;
+    page().entry.legal = true;
+    page().renderEntry();
+  });
+  $("legal-no").addEventListener("click", () => {
+    if (!page()) return;
+    page().entry.legal = false;
+    page().renderEntry();
+  });
+  $("pot-as-called").addEventListener("click", () => page() && page().potAsCalled());
+  $("clear-entry").addEventListener("click", () => page() && page().clearEntry());
+  $("rest-reset").addEventListener("click", () => page() && page().resetRest());
+  $("place-confirm").addEventListener("click", () => page() && page().confirmW2());
+  $("lag-0").addEventListener("click", () => page() && page().lagWon(0));
+  $("lag-1").addEventListener("click", () => page() && page().lagWon(1));
+  $("undo-last").addEventListener("click", () => page() && page().undo());
+  $("break-resume").addEventListener("click", () => page() && page().resumeBreak());
+  $("forfeit-confirm").addEventListener("click", () => page() && page().entry.forfeit && page().forfeit(page().entry.forfeit));
+  const checks = { touched: "touched", jump: "jump", "wrong-ball": "wrongBall", restored: "restored", mankeli: "mankeli", "frozen-haaki": "frozenHaaki", "konsti-cushion": "konstiCushion", "konsti-pair": "konstiPair" };
+  for (const [id, field] of Object.entries(checks)) {
+    $(id).addEventListener("change", (event) => {
+      if (!page()) return;
+      page().entry[field] = event.target.checked;
+      page().renderEntry();
+    });
+  }
+  $("late-ball").addEventListener("change", (event) => {
+    if (!page()) return;
+    page().entry.lateBall = event.target.value;
+    if (!event.target.value) page().entry.lateBy = "";
+    page().renderEntry();
+  });
+  $("late-by").addEventListener("change", (event) => page() && (page().entry.lateBy = event.target.value));
+  $("talonmies").addEventListener("input", (event) => page() && (page().entry.talonmies = event.target.value));
+  $("hand-fault").addEventListener("input", (event) => page() && (page().entry.handFault = event.target.value));
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", route);
+  setInterval(() => club.page && club.page.tick(), 1000);
+}
+
+async function route() {
+  club.session += 1;
+  clearMessage();
+  if (club.page) club.page.leave();
+  club.page = null;
+  const hash = location.hash || "#/new";
+  let m;
+  if ((m = hash.match(/^#\/match\/(\d+)(?:\/([^/]+))?$/))) {
+    document.title = `Kaisa · ${t("club.brand").split("·").pop().trim()} · ${m[1]}`;
+    club.page = new MatchPage(Number(m[1]), m[2] ? decodeURIComponent(m[2]) : null);
+    window.kaisaClub.page = club.page;
+    await club.page.enter();
+  } else if ((m = hash.match(/^#\/created\/(\d+)$/))) {
+    enterCreated(Number(m[1]));
+  } else {
+    enterNew();
+  }
+  document.body.dataset.ready = "true";
+}
+
+/** The small tables, made once; their gestures go to the match page shown. */
+function createTables() {
+  const tables = {};
+  for (const name of ["w2", "hand", "rest", "respot"]) tables[name] = new MiniTable($(`${name}-table`), club.table);
+  tables.w2.fit(240, 440);
+  tables.hand.fit(190, 350);
+  tables.rest.fit(190, 350);
+  tables.respot.fit(170, 320);
+  const page = () => club.page;
+  onTablePointer(tables.w2, {
+    down: (p) => Boolean(page() && page().placeW2At(p)),
+    move: (p) => page() && page().placeW2At(p),
+  });
+  onTablePointer(tables.hand, {
+    down: (p) => Boolean(page() && page().placeCueAt(p)),
+    move: (p) => page() && page().placeCueAt(p),
+  });
+  let dragging = null;
+  onTablePointer(tables.rest, {
+    down: (p) => {
+      dragging = page() ? tables.rest.ballAt(p, 1.8) : null;
+      tables.rest.overlay.dragging = dragging;
+      return Boolean(dragging);
+    },
+    move: (p) => page() && page().dragRest(dragging, p, false),
+    up: (p, moved) => {
+      if (page() && dragging && moved) page().dragRest(dragging, p, true);
+      dragging = null;
+      tables.rest.overlay.dragging = null;
+      if (page()) page().renderEntry();
+    },
+  });
+  return tables;
+}
+
+async function main() {
+  applyLabels(document);
+  window.kaisaClub = {
+    // for tests and the console: where a table point (metres) is in the window, on one of the small tables
+    toClient(name, p) {
+      return club.tables[name].toClient(p);
+    },
+    page: null,
+  };
+  wire();
+  try {
+    club.table = await api.table();
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  club.tables = createTables();
+  club.geo = club.tables.w2.geo;
+  await route();
+}
+
+main();

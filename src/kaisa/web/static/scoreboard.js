@@ -1,0 +1,153 @@
+// The spectator scoreboard of the scorekeeping mode, for a screen or a TV: one table (#/match/ID) or every
+// table of a club night side by side (#/event/NAME), live from the server's event streams, with the clock
+// ticking and the last ruling's headline. Read-only: nothing here changes a match, and no token is needed.
+
+import { exportsOf } from "./api.js";
+import { $, changeTimes, headline, liveBadge, renderBoard, renderClock, watch } from "./club-common.js";
+import { applyLabels, onLangChange, setLang, t } from "./i18n.js";
+import { el } from "./ui.js";
+
+const sb = {
+  route: null, // {kind: "match"|"event", key}
+  order: [], // match ids in the order the server gave them
+  views: new Map(), // id -> MatchView
+  since: new Map(), // id -> Date.now() when the match last changed
+  times: new Map(), // id -> last change from /api/matches, for the first view
+  stream: null,
+  state: "connecting",
+};
+
+function showMessage(text) {
+  $("message-text").textContent = text;
+  $("message").className = "message error";
+  $("message").hidden = false;
+}
+
+function clearMessage() {
+  $("message").hidden = true;
+}
+
+function update(tables) {
+  sb.order = tables.map((v) => v.id);
+  for (const view of tables) {
+    const old = sb.views.get(view.id);
+    if (!old || JSON.stringify(old) !== JSON.stringify(view)) {
+      sb.since.set(view.id, old ? Date.now() : (sb.times.get(view.id) ?? Date.now()));
+      sb.views.set(view.id, view);
+    }
+  }
+  document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
+  render();
+}
+
+function render() {
+  if (!sb.route) return;
+  $("sb-live").replaceChildren(liveBadge(sb.state));
+  const box = $("sb-tables");
+  box.classList.toggle("single", sb.route.kind === "match");
+  box.replaceChildren(
+    ...sb.order.map((id) => {
+      const view = sb.views.get(id);
+      const board = el("div", { class: "club-board" });
+      renderBoard(board, view, { since: sb.since.get(id) });
+      const line = headline(view) || (view.phase === "place-w2" ? t("sb.waiting") : "");
+      return el(
+        "section",
+        { class: "sb-table", "data-testid": "sb-table", dataset: { matchId: id, phase: view.phase } },
+        el("h2", {}, `${t("sb.table", { id })} · ${view.players.map((p) => p.name).join(" – ")}`),
+        board,
+        el("div", { class: "sb-headline", "data-testid": "sb-headline" }, line),
+      );
+    }),
+  );
+  $("sb-empty").hidden = sb.order.length > 0 || sb.route.kind === "match";
+  const links =
+    sb.route.kind === "event"
+      ? [
+          [exportsOf.event(sb.route.key, "csv"), `${t("sb.results")} CSV`],
+          [exportsOf.event(sb.route.key, "json"), `${t("sb.results")} JSON`],
+          [exportsOf.event(sb.route.key, "csv", "player"), t("club.export.players", { format: "CSV" })],
+          [exportsOf.event(sb.route.key, "json", "player"), t("club.export.players", { format: "JSON" })],
+        ]
+      : [
+          [exportsOf.match(sb.route.key, "csv"), "CSV"],
+          [exportsOf.match(sb.route.key, "json"), "JSON"],
+        ];
+  $("sb-links").replaceChildren(...links.map(([href, text]) => el("a", { href, target: "_blank", rel: "noopener", "data-testid": "sb-export" }, text)));
+}
+
+function tick() {
+  for (const section of document.querySelectorAll("[data-testid=sb-table]")) {
+    const id = Number(section.dataset.matchId);
+    const view = sb.views.get(id);
+    const clock = section.querySelector("[data-testid=clock]");
+    if (view && clock) renderClock(clock, view, sb.since.get(id));
+  }
+}
+
+function onState(state) {
+  sb.state = state;
+  $("sb-live").replaceChildren(liveBadge(state));
+}
+
+async function route() {
+  if (sb.stream) sb.stream.close();
+  sb.stream = null;
+  sb.views.clear();
+  sb.since.clear();
+  sb.order = [];
+  clearMessage();
+  const hash = location.hash || "#/";
+  let m;
+  if ((m = hash.match(/^#\/match\/(\d+)$/))) {
+    sb.route = { kind: "match", key: Number(m[1]) };
+  } else if ((m = hash.match(/^#\/event\/(.+)$/))) {
+    sb.route = { kind: "event", key: decodeURIComponent(m[1]) };
+  } else {
+    sb.route = null;
+  }
+  $("sb-pick").hidden = sb.route !== null;
+  $("sb-view").hidden = sb.route === null;
+  if (sb.route) {
+    const { kind, key } = sb.route;
+    $("sb-heading").textContent = kind === "event" ? key : t("sb.table", { id: key });
+    document.title = `Kaisa · ${kind === "event" ? key : key}`;
+    sb.times = await changeTimes().catch(() => new Map());
+    if (kind === "match") {
+      const found = await fetch(`/api/matches/${key}`);
+      if (!found.ok) {
+        showMessage(t("sb.notFound", { id: key }));
+        document.body.dataset.ready = "true";
+        return;
+      }
+      update([await found.json()]);
+      sb.stream = watch(`/api/club/matches/${key}/stream`, (view) => update([view]), onState);
+    } else {
+      const found = await fetch(`/api/club/events/${encodeURIComponent(key)}`);
+      if (found.ok) update((await found.json()).tables);
+      sb.stream = watch(`/api/club/events/${encodeURIComponent(key)}/stream`, (data) => update(data.tables), onState);
+    }
+  }
+  document.body.dataset.ready = "true";
+}
+
+function main() {
+  applyLabels(document);
+  for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
+  onLangChange(() => {
+    if (sb.route && sb.route.kind === "match") $("sb-heading").textContent = t("sb.table", { id: sb.route.key });
+    render();
+  });
+  $("sb-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const form = $("sb-form");
+    const night = form.event.value.trim();
+    if (night) location.hash = `#/event/${encodeURIComponent(night)}`;
+    else if (form.match.value) location.hash = `#/match/${Number(form.match.value)}`;
+  });
+  window.addEventListener("hashchange", route);
+  setInterval(tick, 1000);
+  route();
+}
+
+main();
