@@ -10,6 +10,7 @@ changed and every later stroke re-entered against the positions the correction l
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -17,8 +18,12 @@ from kaisa.call import Call
 from kaisa.game.match import IllegalActionError, Match
 from kaisa.game.state import Action, MarkedShot, MatchState
 from kaisa.model import BallId, Position
-from kaisa.referee import LateFall, MarkerEntry
-from kaisa.table import PocketId, Point
+from kaisa.referee import LateFall, MarkerEntry, MarkerEntryError
+from kaisa.referee.opening import IllegalPlacementError
+from kaisa.table import OFFICIAL, PocketId, Point, TableSpec
+
+OVERLAP_TOLERANCE = 0.002
+"""Metres two balls may seem to overlap in a marker's rough placing (1 mm each way) and still be accepted."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ class Marks:
     late_fall: LateFall | None = None
 
 
-def entry_for(state: MatchState, marks: Marks) -> MarkerEntry:
+def entry_for(state: MatchState, marks: Marks, spec: TableSpec = OFFICIAL) -> MarkerEntry:
     """The referee's entry for ``marks`` played from ``state``: the start is the match's position (with the cue
     ball in hand at ``place``), the final position is the start without the balls that left the table, moved
     where ``moves`` says."""
@@ -68,6 +73,17 @@ def entry_for(state: MatchState, marks: Marks) -> MarkerEntry:
         if ball not in start:
             raise IllegalActionError(f"{ball.value} is not on the table")
     final = Position({b: marks.moves.get(b, p) for b, p in start.items() if b not in gone})
+    for ball, point in marks.moves.items():
+        if not spec.ball_fits(point):
+            raise IllegalPlacementError(
+                f"{ball.value} cannot come to rest at ({point[0]:.3f}, {point[1]:.3f}): that is not on the bed"
+            )
+        for other, q in final.items():
+            if other != ball and math.dist(point, q) < spec.ball_diameter - OVERLAP_TOLERANCE:
+                raise IllegalPlacementError(
+                    f"{ball.value} cannot come to rest at ({point[0]:.3f}, {point[1]:.3f}): it would overlap "
+                    f"{other.value}; balls at rest are at least a ball's width apart"
+                )
     return MarkerEntry(
         cue_ball=marks.struck or game.shooter,
         start=start,
@@ -120,6 +136,15 @@ def marks_of(entry: MarkerEntry, before: MatchState) -> Marks:
 
 
 def marked_shot(state: MatchState, call: Call | None, marks: Marks, seconds: float = 0.0) -> MarkedShot:
+    """The action for ``marks``. A ball falling later by itself (8e) happens between strokes, so it is an entry
+    of its own: with a call or anything else of a stroke it is refused rather than half-ruled."""
+    if marks.late_fall is not None and (
+        call is not None or marks.pots or marks.off_table or marks.first_contact is not None or marks.nakki
+    ):
+        raise MarkerEntryError(
+            "a ball falling later (8e) is entered on its own, with no call, pots or contacts: enter the stroke "
+            "first, then the late fall as the next entry"
+        )
     return MarkedShot(call, entry_for(state, marks), seconds)
 
 

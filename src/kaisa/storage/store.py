@@ -433,6 +433,28 @@ class Store:
                 for r in self._action_rows(session, row)
             ]
 
+    def action_log(self, match_id: int) -> list[tuple[JSONObject, datetime]]:
+        """Every recorded action's JSON and when it was recorded, in order: a light read (no states parsed)."""
+        with self._read(f"reading the action log of match {match_id}") as session:
+            self._match(session, match_id)
+            rows = session.execute(
+                select(ActionRow.action, ActionRow.created_at)
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.action_index)
+            ).all()
+            return [(_parse(match_id, "an action", _json_object, action), _utc(at)) for action, at in rows]
+
+    def last_action(self, match_id: int) -> JSONObject | None:
+        """The last recorded action's JSON (None before the first)."""
+        with self._read(f"reading the last action of match {match_id}") as session:
+            row = self._match(session, match_id)
+            action = session.scalar(
+                select(ActionRow.action).where(
+                    ActionRow.match_id == match_id, ActionRow.action_index == row.action_count - 1
+                )
+            )
+            return None if action is None else _parse(match_id, "the last action", _json_object, action)
+
     def outcomes(self, match_id: int) -> list[JSONObject]:
         """Every recorded action's outcome JSON (notes, ruling, records) in order: a light read for
         scoreboards, which parses no states."""

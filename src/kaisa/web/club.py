@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Request
-from fastapi.responses import PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from kaisa.call import parse_call
@@ -258,11 +258,18 @@ class ClubService:
     # --- helpers ------------------------------------------------------------------------------------
 
     def _seconds(self, match_id: int, match: Match) -> float:
-        """Competition clock at a real table: a stroke took the time since the previous entry."""
+        """Competition clock at a real table: a stroke took the time since the previous entry other than a
+        break. A break in between is counted too, and its length extends the limit (6), so the time played
+        before the break is not lost and the break itself costs nothing."""
         if match.config.clock.mode != "wall":
             return 0.0
-        since = datetime.now(UTC) - self.store.match_info(match_id).updated_at
-        return max(0.0, min(3600.0, since.total_seconds()))
+        log = self.store.action_log(match_id)
+        since = next((at for action, at in reversed(log) if action.get("kind") != "break"), None)
+        start = since or self.store.match_info(match_id).created_at
+        return max(0.0, min(3600.0, (datetime.now(UTC) - start).total_seconds()))
+
+    def check(self, match_id: int, token: str | None) -> None:
+        self.store.check_token(match_id, token)
 
     def _record(self, match_id: int, match: Match, action: Action) -> schemas.Played:
         before = match.state
@@ -289,6 +296,12 @@ def club_router(store: Store, table: TableService) -> APIRouter:
         """A club match at a real table: the players, who breaks (W1), the clock, the club night. Answers the
         marker's secret token and link (keep them: only the token's hash is stored)."""
         return service.create(body)
+
+    @router.get("/matches/{match_id}/access", status_code=204, responses=errors)
+    def access(match_id: int, token: Token = None) -> Response:
+        """204 if the token lets its holder enter strokes for the match (403 if not): for a marker's page."""
+        service.check(match_id, token)
+        return Response(status_code=204)
 
     @router.post("/matches/{match_id}/place-w2", responses=errors)
     def place_w2(match_id: int, body: schemas.PlaceIn, token: Token = None) -> schemas.Played:

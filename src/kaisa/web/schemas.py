@@ -152,6 +152,12 @@ class MatchView(BaseModel):
     w2_corridors: list[dict[str, Any]]
     last: dict[str, Any] | None
     """The last action's outcome (its ruling, lag result and notes), without paths."""
+    last_action: dict[str, Any] | None = None
+    """The last action (its call, stroke or marked facts)."""
+    event: str | None = None
+    """The club night the match belongs to."""
+    updated_at: str | None = None
+    """When the match last changed (ISO 8601, UTC): a live clock counts on from it."""
 
 
 class MatchSummary(BaseModel):

@@ -302,6 +302,9 @@ class TableService:
         state = match.state
         if outcomes is None:
             outcomes = self.store.outcomes(match_id) if info.actions else []
+        last_action = None
+        if outcomes and len(outcomes) == info.actions:
+            last_action = self.store.last_action(match_id)
         if last is None and outcomes:
             last = outcomes[-1]
         if last is not None:
@@ -350,6 +353,9 @@ class TableService:
             can_undo=match.config.clock.mode == "off" and len(outcomes) > 0 and len(outcomes) == info.actions,
             w2_corridors=corridors,
             last=last,
+            last_action=last_action,
+            event=info.event,
+            updated_at=info.updated_at.isoformat(),
         )
 
     def _summary(self, info: MatchInfo) -> schemas.MatchSummary:
