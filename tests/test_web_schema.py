@@ -177,6 +177,7 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "POST /api/study/shot",
         "POST /api/study/advise",
         "POST /api/club/matches",
+        "GET /api/club/matches/{match_id}/access",
         "POST /api/club/matches/{match_id}/place-w2",
         "POST /api/club/matches/{match_id}/strokes",
         "PUT /api/club/matches/{match_id}/strokes/{index}",

@@ -88,9 +88,8 @@ export function clubApi(token) {
     lagWon: (id, winner) => request("POST", `${m(id)}/lag`, { winner }, h),
     takeBreak: (id, cueBall, seconds) => request("POST", `${m(id)}/break`, { cue_ball: cueBall, seconds }, h),
     forfeit: (id, cueBall) => request("POST", `${m(id)}/forfeit`, { cue_ball: cueBall }, h),
-    // there is no endpoint that only checks a token: correcting action -1 answers 403 for a wrong token and 409
-    // (no such stroke) for the right one, and changes nothing either way
-    checkToken: (id) => request("PUT", `${m(id)}/strokes/-1`, { call: null, marks: {} }, h),
+    // 204 for the match's token, 403 for any other
+    checkToken: (id) => request("GET", `${m(id)}/access`, undefined, h),
     event: (name) => request("GET", `/api/club/events/${encodeURIComponent(name)}`),
   };
 }

@@ -320,12 +320,10 @@ class MatchPage {
     }
     try {
       await this.api.checkToken(this.id);
-      this.canEnter = true; // (a correction of action -1 cannot succeed)
+      this.canEnter = true;
+      this.tokenProblem = null;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        this.canEnter = true;
-        this.tokenProblem = null;
-      } else if (error instanceof ApiError && error.status === 403) {
+      if (error instanceof ApiError && error.status === 403) {
         this.canEnter = false;
         this.tokenProblem = { key: "club.token.bad", detail: error.message };
         showMessage(this.tokenText(), "error");
