@@ -281,6 +281,7 @@ def test_a_tournament_plays_every_pair_and_stores_every_match(local_run: Tournam
         assert [p.kind for p in info.players] == ["baseline", "baseline"]
         assert info.actions == result.stats.actions > 0
         assert info.status == ("over" if result.finished else "playing")
+        assert info.event == f"tournament (seed {SEED})"
     # consistent figures
     finished = [r for r in t.results if r.finished]
     standings = t.standings()

@@ -307,11 +307,13 @@ class Store:
             self._match(session, match_id)
         return MatchRecorder(self, match_id)
 
-    def import_match(self, match: Match, *, kinds: tuple[str, str] | None = None) -> int:
+    def import_match(
+        self, match: Match, *, kinds: tuple[str, str] | None = None, event: str | None = None, seed: int | None = None
+    ) -> int:
         """Store a match that was played (or re-played and verified) elsewhere, action by action. Callers
         verify it first (``kaisa.notation.replay_record``), so a corrupt record never reaches the database."""
         start = match.stack[0].before if match.stack else match.state
-        match_id = self.create_match(match.config, kinds=kinds, state=start)
+        match_id = self.create_match(match.config, kinds=kinds, state=start, event=event, seed=seed)
         for i, entry in enumerate(match.stack):
             after = match.stack[i + 1].before if i + 1 < len(match.stack) else match.state
             self.record(match_id, entry, after)

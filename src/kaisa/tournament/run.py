@@ -197,7 +197,9 @@ def run_tournament(
                 on_game(result)
             while stored < len(specs) and (ready := results[stored]) is not None:  # in schedule order
                 if store is not None and ready.match is not None:
-                    match_ids[stored] = store.import_match(ready.match, kinds=_seat_kinds(ready.spec))
+                    match_ids[stored] = store.import_match(
+                        ready.match, kinds=_seat_kinds(ready.spec), event=f"tournament (seed {seed})"
+                    )
                     results[stored] = replace(ready, match=None)  # the stack is stored; let it go
                 stored += 1
     seconds = time.perf_counter() - started
