@@ -374,3 +374,15 @@ def test_killing_the_server_mid_match_loses_no_entered_stroke(tmp_path: Path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_club_match_cannot_be_changed_through_the_browser_tables_api(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, _token = new_match(client)
+        before = state(client, match_id)
+        soft = {"ball": "W1", "speed": 1.0, "direction": 90.0, "place": [0.5, 0.3]}
+        for path, body in (("/shot", {"call": None, "stroke": soft}), ("/undo", None), ("/computer", None)):
+            answer = client.post(f"/api/matches/{match_id}{path}", json=body)
+            assert answer.status_code == 403, (path, answer.text)
+            assert "club match kept by a marker" in answer.json()["detail"]
+        assert state(client, match_id) == before

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -26,7 +25,6 @@ from kaisa.game import (
     Action,
     Choose,
     ClockConfig,
-    Entry,
     Forfeit,
     IllegalActionError,
     MarkedLag,
@@ -36,7 +34,6 @@ from kaisa.game import (
     Phase,
     PlaceW2,
     TakeBreak,
-    action_to_json,
     replay,
 )
 from kaisa.game.marking import Marks, correct, marked_shot
@@ -167,15 +164,11 @@ class ClubService:
     def __init__(self, store: Store, table: TableService) -> None:
         self.store = store
         self.table = table
-        self._locks: dict[int, threading.Lock] = {}
-        self._guard = threading.Lock()
 
     @contextmanager
     def _locked(self, match_id: int, token: str | None) -> Iterator[Match]:
         self.store.check_token(match_id, token)
-        with self._guard:
-            lock = self._locks.setdefault(match_id, threading.Lock())
-        with lock:
+        with self.table.locked(match_id):
             yield self.store.resume(match_id, stack=False)
 
     def create(self, body: NewClubMatch) -> ClubCreated:
@@ -272,11 +265,7 @@ class ClubService:
         self.store.check_token(match_id, token)
 
     def _record(self, match_id: int, match: Match, action: Action) -> schemas.Played:
-        before = match.state
-        outcome = match.push(action)
-        self.store.record(match_id, Entry(action, before, outcome), match.state)
-        out = outcome.to_json()
-        return schemas.Played(match=self.table.view(match_id), action=action_to_json(action), outcome=out)
+        return self.table.play(match_id, match, self.store.match_info(match_id), action)
 
 
 # --- the router -----------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from kaisa.model import BallId, Position, Stroke
 from kaisa.players import Player, decide_action, lag_stroke, make_player
 from kaisa.referee import GameState, RuleOptions, judge, observe
 from kaisa.referee.opening import w2_corridors
-from kaisa.storage import MatchInfo, PlayerInfo, Store
+from kaisa.storage import AccessDeniedError, MatchInfo, PlayerInfo, Store
 from kaisa.table import OFFICIAL
 from kaisa.web import schemas
 
@@ -78,7 +78,8 @@ class TableService:
         self._players: dict[tuple[int, int], Player] = {}
 
     @contextmanager
-    def _locked(self, match_id: int) -> Iterator[None]:
+    def locked(self, match_id: int) -> Iterator[None]:
+        """Serialise the actions on one match (the club API takes the same lock)."""
         with self._guard:
             lock = self._locks.setdefault(match_id, threading.Lock())
         with lock:
@@ -141,7 +142,7 @@ class TableService:
     # --- actions --------------------------------------------------------------------------------------
 
     def lag(self, match_id: int, strokes: tuple[Stroke | None, Stroke | None], lift: bool = False) -> schemas.Played:
-        with self._locked(match_id):
+        with self.locked(match_id):
             match, info = self._load(match_id)
             if match.state.phase not in (Phase.LAG, Phase.SHOOTOUT_LAG):
                 raise IllegalActionError(f"the match is in phase {match.state.phase.value}, not in a lag")
@@ -155,7 +156,7 @@ class TableService:
                 elif computer is not None:
                     raise NotYourTurnError(f"player {i + 1} is a computer player: send null for its lag stroke")
                 played.append(stroke)
-            return self._play(match_id, match, info, Lag((played[0], played[1]), lift))
+            return self.play(match_id, match, info, Lag((played[0], played[1]), lift))
 
     def choose(self, match_id: int, cue_ball: BallId) -> schemas.Played:
         return self._human(match_id, lambda _m: Choose(cue_ball))
@@ -167,13 +168,13 @@ class TableService:
         return self._human(match_id, lambda m: Shot(call, stroke, 0.0 if seconds is None else seconds))
 
     def take_break(self, match_id: int, cue_ball: BallId, seconds: float) -> schemas.Played:
-        with self._locked(match_id):
+        with self.locked(match_id):
             match, info = self._load(match_id)
-            return self._play(match_id, match, info, TakeBreak(cue_ball, seconds))
+            return self.play(match_id, match, info, TakeBreak(cue_ball, seconds))
 
     def computer(self, match_id: int) -> schemas.Played:
         """The computer player whose turn it is plays its action."""
-        with self._locked(match_id):
+        with self.locked(match_id):
             match, info = self._load(match_id)
             state = match.state
             if state.phase is Phase.OVER:
@@ -184,18 +185,18 @@ class TableService:
                     raise NotYourTurnError(
                         "in a lag both players play at once: send the person's lag stroke with null for the computer"
                     )
-                return self._play(match_id, match, info, decide_action(match, [both[0], both[1]]))
+                return self.play(match_id, match, info, decide_action(match, [both[0], both[1]]))
             mover = state.to_move
             assert mover is not None
             player = self._computer(match_id, info, mover)
             if player is None:
                 raise NotYourTurnError(f"it is player {mover + 1}'s ({info.players[mover].name}) turn, a person's")
             players = [player, player]
-            return self._play(match_id, match, info, decide_action(match, players))
+            return self.play(match_id, match, info, decide_action(match, players))
 
     def undo(self, match_id: int) -> schemas.MatchView:
         """Casual matches only: take back the last person's action and the computer's actions after it."""
-        with self._locked(match_id):
+        with self.locked(match_id):
             match, info = self._load(match_id, stack=True)
             if match.config.clock.mode != "off":
                 raise IllegalActionError("a match on the competition clock cannot be undone")
@@ -256,9 +257,14 @@ class TableService:
     # --- helpers --------------------------------------------------------------------------------------
 
     def _load(self, match_id: int, *, stack: bool = False) -> tuple[Match, MatchInfo]:
+        info = self.store.match_info(match_id)
+        if info.has_token:
+            raise AccessDeniedError(
+                f"match {match_id} is a club match kept by a marker: enter it through /api/club with its token"
+            )
         match = self.store.resume(match_id, stack=stack)
         match.trajectory_rate = ANIMATION_RATE
-        return match, self.store.match_info(match_id)
+        return match, info
 
     def _computer(self, match_id: int, info: MatchInfo, index: int) -> Player | None:
         kind = info.players[index].kind
@@ -271,16 +277,17 @@ class TableService:
         return self._players[key]
 
     def _human(self, match_id: int, build: Any) -> schemas.Played:
-        with self._locked(match_id):
+        with self.locked(match_id):
             match, info = self._load(match_id)
             mover = match.state.to_move
             if mover is not None and self._computer(match_id, info, mover) is not None:
                 raise NotYourTurnError(
                     f"it is {info.players[mover].name}'s turn, a computer player: ask it to play (POST .../computer)"
                 )
-            return self._play(match_id, match, info, build(match))
+            return self.play(match_id, match, info, build(match))
 
-    def _play(self, match_id: int, match: Match, info: MatchInfo, action: Action) -> schemas.Played:
+    def play(self, match_id: int, match: Match, info: MatchInfo, action: Action) -> schemas.Played:
+        """Push ``action``, record it in one transaction and answer the match after it (call it locked)."""
         before = match.state
         outcome = match.push(action)
         self.store.record(match_id, Entry(action, before, outcome), match.state)
