@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from kaisa.call import Call
 from kaisa.game.match import IllegalActionError, Match
@@ -52,6 +53,9 @@ class Marks:
     late_fall: LateFall | None = None
 
 
+SHARED_FIELDS = tuple(f.name for f in fields(Marks) if f.name not in ("struck", "place", "moves"))
+
+
 def entry_for(state: MatchState, marks: Marks, spec: TableSpec = OFFICIAL) -> MarkerEntry:
     """The referee's entry for ``marks`` played from ``state``: the start is the match's position (with the cue
     ball in hand at ``place``), the final position is the start without the balls that left the table, moved
@@ -84,27 +88,7 @@ def entry_for(state: MatchState, marks: Marks, spec: TableSpec = OFFICIAL) -> Ma
                     f"{ball.value} cannot come to rest at ({point[0]:.3f}, {point[1]:.3f}): it would overlap "
                     f"{other.value}; balls at rest are at least a ball's width apart"
                 )
-    return MarkerEntry(
-        cue_ball=marks.struck or game.shooter,
-        start=start,
-        final=final,
-        pots=marks.pots,
-        off_table=marks.off_table,
-        first_contact=marks.first_contact,
-        nakki=marks.nakki,
-        called_as_called=marks.called_as_called,
-        mankeli=marks.mankeli,
-        frozen_short_of_haaki=marks.frozen_short_of_haaki,
-        konsti_ball_frozen_to_cushion=marks.konsti_ball_frozen_to_cushion,
-        konsti_pair_frozen=marks.konsti_pair_frozen,
-        cushion_pots=marks.cushion_pots,
-        hand_fault=marks.hand_fault,
-        talonmies_angle=marks.talonmies_angle,
-        touched_by_player=marks.touched_by_player,
-        jump_over_mask=marks.jump_over_mask,
-        restored_by_referee=marks.restored_by_referee,
-        late_fall=marks.late_fall,
-    )
+    return MarkerEntry(cue_ball=marks.struck or game.shooter, start=start, final=final, **_shared(marks))
 
 
 def marks_of(entry: MarkerEntry, before: MatchState) -> Marks:
@@ -113,26 +97,13 @@ def marks_of(entry: MarkerEntry, before: MatchState) -> Marks:
     place = entry.start.get(shooter) if before.game.from_hand else None
     moves = {b: p for b, p in entry.final.items() if entry.start.get(b) != p}
     return Marks(
-        struck=None if entry.cue_ball is shooter else entry.cue_ball,
-        pots=entry.pots,
-        off_table=entry.off_table,
-        first_contact=entry.first_contact,
-        nakki=entry.nakki,
-        called_as_called=entry.called_as_called,
-        place=place,
-        moves=moves,
-        mankeli=entry.mankeli,
-        frozen_short_of_haaki=entry.frozen_short_of_haaki,
-        konsti_ball_frozen_to_cushion=entry.konsti_ball_frozen_to_cushion,
-        konsti_pair_frozen=entry.konsti_pair_frozen,
-        cushion_pots=entry.cushion_pots,
-        hand_fault=entry.hand_fault,
-        talonmies_angle=entry.talonmies_angle,
-        touched_by_player=entry.touched_by_player,
-        jump_over_mask=entry.jump_over_mask,
-        restored_by_referee=entry.restored_by_referee,
-        late_fall=entry.late_fall,
+        struck=None if entry.cue_ball is shooter else entry.cue_ball, place=place, moves=moves, **_shared(entry)
     )
+
+
+def _shared(facts: Marks | MarkerEntry) -> dict[str, Any]:
+    """The fields marks and entries share: everything but where the balls were and which ball was struck."""
+    return {name: getattr(facts, name) for name in SHARED_FIELDS}
 
 
 def marked_shot(state: MatchState, call: Call | None, marks: Marks, seconds: float = 0.0) -> MarkedShot:
