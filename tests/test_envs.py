@@ -254,3 +254,15 @@ def test_the_readme_environment_example_runs():
     exec(block.group(1), namespace)
     assert namespace["observation"]["balls"].shape == (5, 3)
     assert isinstance(namespace["reward"], float)
+
+
+def test_both_environments_render_the_scores_and_the_balls_as_text():
+    gym_env = KaisaEnv(render_mode="ansi")
+    gym_env.reset(seed=1)
+    aec = KaisaAECEnv(render_mode="ansi")
+    aec.reset(seed=1)
+    for text in (gym_env.render(), aec.render()):
+        assert text is not None
+        assert text.startswith("W1 0 - W2 0, W1 to play: ")
+        assert "K(0.71,1.42)" in text
+    assert KaisaEnv().render() is None

@@ -15,7 +15,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from kaisa.envs.encoding import N_CALLS, call_at, decode_stroke, observe_state
-from kaisa.envs.gym_env import action_space, observation_space, opening_state, play_stroke
+from kaisa.envs.gym_env import action_space, observation_space, opening_state, play_stroke, render_text
 from kaisa.game import Match, MatchConfig, Shot
 from kaisa.model import BallId
 from kaisa.physics import StrokeNoise
@@ -103,12 +103,7 @@ class KaisaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        state = self.match.state
-        scores = state.game.scores
-        balls = " ".join(f"{b.value}({p[0]:.2f},{p[1]:.2f})" for b, p in state.position.items())
-        return f"W1 {scores[BallId.W1]} - W2 {scores[BallId.W2]}, {state.game.shooter.value} to play: {balls}"
+        return render_text(self.match) if self.render_mode == "ansi" else None
 
     def close(self) -> None:
         pass

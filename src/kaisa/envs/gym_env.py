@@ -61,6 +61,14 @@ def opening_state(rng: np.random.Generator) -> MatchState:
     )
 
 
+def render_text(match: Match) -> str:
+    """The scores, who is to play and where the balls are, in one line (the ``ansi`` render mode)."""
+    state = match.state
+    scores = state.game.scores
+    balls = " ".join(f"{b.value}({p[0]:.2f},{p[1]:.2f})" for b, p in state.position.items())
+    return f"W1 {scores[BallId.W1]} - W2 {scores[BallId.W2]}, {state.game.shooter.value} to play: {balls}"
+
+
 def play_stroke(match: Match, shot: Shot) -> Ruling:
     """Push ``shot``; a stroke the engine cannot play faithfully is nudged slightly and tried again."""
     for attempt in range(RETRIES + 1):
@@ -154,12 +162,7 @@ class KaisaEnv(gym.Env[dict[str, Any], dict[str, Any]]):
         return self._observation(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        state = self.match.state
-        balls = " ".join(f"{b.value}({p[0]:.2f},{p[1]:.2f})" for b, p in state.position.items())
-        scores = state.game.scores
-        return f"W1 {scores[BallId.W1]} - W2 {scores[BallId.W2]}, {state.game.shooter.value} to play: {balls}"
+        return render_text(self.match) if self.render_mode == "ansi" else None
 
     # --- helpers ------------------------------------------------------------------------------------
 
