@@ -21,12 +21,12 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from kaisa.storage import open_store
 from kaisa.web import create_app
+from tests.browser import chromium
 from tests.postgres_server import free_port
-from tests.test_web_e2e import chromium_executable
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -133,19 +133,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    reason = ""
-    try:
-        executable = chromium_executable()
-    except RuntimeError as error:
-        reason = str(error)
-    if reason:  # outside the except block, so the report shows only the reason
-        pytest.fail(f"cannot start Chromium for the browser tests: {reason}", pytrace=False)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=executable, args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"]
-        )
+    with chromium(["--autoplay-policy=no-user-gesture-required"]) as launched:
         yield launched
-        launched.close()
 
 
 class Pages:

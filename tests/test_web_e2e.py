@@ -27,36 +27,20 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from kaisa.storage import open_store
 from kaisa.web import create_app
+from tests.browser import chromium, chromium_executable
 from tests.postgres_server import free_port
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = "/usr/bin/chromium"
-INSTALL_HINT = (
-    "the browser tests need Debian's Chromium at /usr/bin/chromium (or `chromium` on PATH): install it "
-    "(Debian/Ubuntu as root: apt-get update && apt-get install -y chromium; .ci/run does this). "
-    "Playwright's own browser download is not used."
-)
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 W, L, R = 1.42, 2.84, 0.034
 HEAD_STRING, CENTRE_LINE = L / 4, L / 2
 WAIT = 60_000  # ms: a computer's turn with its animations, on a busy machine
 SEED = 7
-
-
-def chromium_executable(candidates: tuple[str, ...] = (CHROMIUM,)) -> str:
-    """The Chromium to drive; raises RuntimeError saying what to install when there is none."""
-    for candidate in candidates:
-        if Path(candidate).is_file():
-            return candidate
-    on_path = shutil.which("chromium")
-    if on_path:
-        return on_path
-    raise RuntimeError(f"no Chromium found (looked at {', '.join(candidates)} and PATH): {INSTALL_HINT}")
 
 
 # --- the server ------------------------------------------------------------------------------------------------
@@ -140,17 +124,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    reason = ""
-    try:
-        executable = chromium_executable()
-    except RuntimeError as error:
-        reason = str(error)
-    if reason:  # outside the except block, so the report shows only the reason
-        pytest.fail(f"cannot start Chromium for the browser tests: {reason}", pytrace=False)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 class PageErrors(list[str]):
