@@ -339,3 +339,26 @@ def test_a_corrected_stroke_is_replayed_with_every_later_stroke_re_entered():
     assert removed.state == match.stack[5].before
     with pytest.raises(IllegalActionError, match="no action 9"):
         correct(match, 9, None)
+
+
+def test_8e_a_late_fall_is_entered_on_its_own_not_with_a_stroke():
+    from kaisa.game.marking import Marks, marked_shot
+    from kaisa.referee import MarkerEntryError
+
+    match = playing()
+    with pytest.raises(MarkerEntryError, match="entered on its own"):
+        marked_shot(match.state, parse_call("K FL"), Marks(pots=((K, PocketId.FL),), late_fall=LateFall(R1)))
+    alone = marked_shot(match.state, None, Marks(late_fall=LateFall(R1)))
+    ruling = match.push(alone).ruling
+    assert ruling is not None
+    assert "8e" in ruling.clauses
+
+
+def test_4_a_ball_cannot_come_to_rest_on_another_ball():
+    from kaisa.game.marking import Marks, entry_for
+
+    state = playing().state
+    with pytest.raises(IllegalPlacementError, match="would overlap K"):
+        entry_for(state, Marks(first_contact=R1, moves={R1: SPOTS[SpotId.CENTRE]}))
+    with pytest.raises(IllegalPlacementError, match="not on the bed"):
+        entry_for(state, Marks(first_contact=R1, moves={R1: (-0.2, 1.0)}))
