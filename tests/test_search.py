@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -160,3 +161,48 @@ def test_a_short_straight_pot_by_the_pocket_is_played_with_a_stun_not_followed_i
     ruling = rule(position, best.call, best.stroke)
     assert ruling.legal_pot
     assert not ruling.fouls
+
+
+def test_the_position_value_prices_a_hanging_kaisa_for_the_player_to_move():
+    """The next shot's expected points: a kaisa on the lip of a corner is worth nearly its 6 points; with the
+    mover at 55 the pot would also win the game (3), which counts on top."""
+    player = SearchPlayer("master", seed=1, parallel=False)
+    fl = OFFICIAL.pockets[PocketId.FL]
+    (cx, cy), (ax, ay) = fl.mouth_centre, fl.axis
+    hanging = Position({"W1": (0.4, 0.5), "W2": (cx - ax * 0.5, cy - ay * 0.5), "K": (cx - ax * 0.1, cy - ay * 0.1)})
+    w2 = GameState(shooter=BallId.W2)
+    value = player.next_shot_value(hanging, w2)
+    assert 4.0 < value <= 6.0
+    near_60 = GameState(shooter=BallId.W2, scores={BallId.W1: 20, BallId.W2: 55})
+    assert player.next_shot_value(hanging, near_60) > value + 5.0
+    # the same balls spread along the cushions leave far less
+    apart = Position({"W1": (0.4, 0.5), "W2": (0.1, 1.4), "K": (1.3, 1.6)})
+    assert player.next_shot_value(apart, w2) < value / 2
+
+
+def test_a_safety_is_chosen_when_no_pot_is_worth_it_and_leaves_the_opponent_little():
+    """Every object ball frozen to a cushion away from the pockets and only direct pots in mind: master plays
+    no call, hits a ball legally under noise, and leaves the opponent less than the position it found."""
+    w, length = OFFICIAL.width, OFFICIAL.length
+    position = Position(
+        {
+            "W1": (0.7, 1.0),
+            "W2": (R + 1e-6, 0.9),
+            "K": (w - R - 1e-6, 0.8),
+            "R1": (R + 1e-6, 2.1),
+            "R2": (0.35, length - R - 1e-6),
+        }
+    )
+    player = SearchPlayer("master", seed=2, parallel=False)
+    player.level = replace(LEVELS["master"], kinds=("direct",))
+    best = player.decide(position, GameState())
+    assert best.kind == "safety"
+    assert best.call is None
+    assert best.p_foul < 0.5
+    assert 0.0 <= best.p_pot <= 1.0
+    before = player.next_shot_value(position, GameState(shooter=BallId.W2))
+    assert before > 0.1  # a kick or a bank for the opponent
+    assert -best.position_value < before / 2
+    again = SearchPlayer("master", seed=2, parallel=True)
+    again.level = player.level
+    assert again.decide(position, GameState()) == best
