@@ -7,9 +7,12 @@ itself the next one. For each candidate call (:mod:`kaisa.players.shots`) the se
    referee (a scan around the geometric aim, then bisection of both edges), and aims at its centre;
 2. plays the centred stroke many times with the seeded noise of the player's level, each sample simulated
    and ruled: the probability of a legal pot, the expected points, the probability of a foul and of each
-   penalty, and the value of the position left (our best next shot if the turn continues, the opponent's if
-   it passes);
-3. plays a safety (no call, a soft contact, the opponent left the hardest shot) when no pot is worth it.
+   penalty, and the value of the position left: the expected points of the best next shot of every kind
+   (from the generator's difficulty, a win by it counting extra), ours if the turn continues, the
+   opponent's if it passes, so that a pot whose miss leaves a hanger scores less than one whose miss does
+   not;
+3. plays a safety (no call, a contact that leaves the opponent the least) when no pot is worth it, the best
+   few safeties also played with noise.
 
 The search budget is counted in simulations, not seconds, so a decision is the same for the same seed on any
 machine; scans run on a process pool over both cores. Levels differ in noise and budget.
