@@ -92,7 +92,9 @@ def run_episode(seed: int, steps: int = 12) -> list[tuple[Any, ...]]:
     trace: list[tuple[Any, ...]] = [tuple(observation["balls"].ravel())]
     for _ in range(steps):
         observation, reward, terminated, truncated, info = environment.step(environment.action_space.sample())
-        trace.append((tuple(observation["balls"].ravel()), reward, terminated, truncated, tuple(info["scores"].items())))
+        trace.append(
+            (tuple(observation["balls"].ravel()), reward, terminated, truncated, tuple(info["scores"].items()))
+        )
         if terminated or truncated:
             break
     return trace

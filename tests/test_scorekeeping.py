@@ -239,7 +239,9 @@ def scorekept() -> Match:
     placed = match.state.position.with_ball(W1, (0.5, 0.3))
     final = placed.without(K).with_ball(W1, (0.6, 1.1))
     match.push(
-        MarkedShot(parse_call("K FL"), entry(match, start=placed, final=final, pots=((K, PocketId.FL),), first_contact=K))
+        MarkedShot(
+            parse_call("K FL"), entry(match, start=placed, final=final, pots=((K, PocketId.FL),), first_contact=K)
+        )
     )
     match.push(
         MarkedShot(

@@ -474,6 +474,7 @@ def print_ai_report(result: AiBenchmark, console: Console) -> None:
 
 # --- plot -----------------------------------------------------------------------------------------------
 
+
 def sweep_figure(result: AiBenchmark) -> Figure:
     """The noise sweep as a matplotlib figure: called-pot success (%) against the noise scale, one line per
     player (labelled with its kind; a noise scale where a player made no call has no point)."""

@@ -359,7 +359,11 @@ def format_action(number: int, action: Action, short: Short | None = None) -> st
         # ';' starts a comment and '|' marks a shot line: inside JSON they can only be in strings, so escape them
         full = action.entry.to_json()
         # only what differs from a plain stroke: from_json fills in the defaults
-        kept = {k: v for k, v in full.items() if k in ("cue_ball", "start", "final") or not (v is False or v is None or v == [])}
+        kept = {
+            k: v
+            for k, v in full.items()
+            if k in ("cue_ball", "start", "final") or not (v is False or v is None or v == [])
+        }
         if full["called_as_called"] is False:
             kept["called_as_called"] = False
         elif "called_as_called" in kept:

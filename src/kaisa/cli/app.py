@@ -311,7 +311,7 @@ def advise_command(
 ) -> None:
     """The best calls in a position with their pot probability, expected points and foul risk."""
     from kaisa.physics import validate_position
-    from kaisa.players.search import LEVELS, advise
+    from kaisa.players.search import LEVELS, WIN_VALUE, advise
     from kaisa.referee import GameState
 
     if level not in LEVELS:
@@ -346,15 +346,19 @@ def advise_command(
         sys.stdout.write(json.dumps({"level": level, "advice": rows}, indent=2) + "\n")
         return
     table = Table(title=f"Advice ({level}) for {game.shooter.value}", title_justify="left")
-    for col in ("call", "kind", "window", "pot", "points", "foul", "win", "score"):
+    for col in ("call", "kind", "window", "pot", "points", "foul", "win", "leave", "score"):
         table.add_column(col, justify="left" if col in ("call", "kind") else "right")
     for e in ranked:
         table.add_row(
             "(safety)" if e.call is None else format_call(e.call), e.kind, f"{e.window:.2f}°",
             f"{100 * e.p_pot:.0f}%", f"{e.expected_points:+.2f}", f"{100 * e.p_foul:.0f}%",
-            f"{100 * e.p_win:.0f}%", f"{e.score:+.2f}",
+            f"{100 * e.p_win:.0f}%", f"{e.position_value:+.2f}", f"{e.score:+.2f}",
         )  # fmt: skip
     console.print(table)
+    console.print(
+        "leave: the expected points of the next shot, ours (+) if the turn goes on, the opponent's (-) if it"
+        f" passes; score = points + {LEVELS[level].position_weight:g} x leave + {WIN_VALUE:g} x win"
+    )
 
 
 @app.command("replay")
@@ -457,7 +461,9 @@ def stats_command(
 
 @app.command("play")
 def play_command(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (only this machine by default).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (only this machine by default).")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free port).")] = 8714,
     db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
@@ -468,7 +474,9 @@ def play_command(
 
 @app.command("club")
 def club_command(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the club's tablets).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (0.0.0.0 for the club's tablets).")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free port).")] = 8714,
     db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
@@ -634,7 +642,8 @@ def bench_ai(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts and the players.")] = 2014,
     plot: Annotated[
-        Path | None, typer.Option("--plot", help="Write a plot of the noise sweep's called-pot success (.png, .svg or .pdf).")
+        Path | None,
+        typer.Option("--plot", help="Write a plot of the noise sweep's called-pot success (.png, .svg or .pdf)."),
     ] = None,
     sweep: Annotated[
         str | None,

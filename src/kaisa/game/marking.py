@@ -154,8 +154,7 @@ def correct(match: Match, index: int, replacement: Action | Marks | None) -> Mat
                 raise IllegalActionError(f"after the correction, action {later} no longer fits: {exc}") from None
         if fixed.over:
             raise IllegalActionError(
-                f"after the correction the match is over at action {len(fixed.stack) - 1}: undo the later actions "
-                "first"
+                f"after the correction the match is over at action {len(fixed.stack) - 1}: undo the later actions first"
             )
         _push(fixed, action, later)
     return fixed

@@ -308,7 +308,9 @@ class Match:
             expected = expected.with_ball(game.shooter, entry.start[game.shooter])
         if entry.start != expected:
             raise IllegalActionError("the entry's start is not the match's position: enter strokes in order")
-        ruling = judge(entry.to_facts(action.call), action.call, game, options=self.config.options, spec=self.config.spec)
+        ruling = judge(
+            entry.to_facts(action.call), action.call, game, options=self.config.options, spec=self.config.spec
+        )
         return self._ruled(state, ruling, action.seconds, ())
 
     def _shot(self, state: MatchState, action: Shot) -> tuple[MatchState, Outcome]:

@@ -17,4 +17,13 @@ def make_player(kind: str, name: str, seed: int, noise: float = 1.0) -> Player:
     raise ValueError(f"unknown player kind {kind!r}; the kinds are {', '.join(PLAYER_KINDS)}")
 
 
-__all__ = ["PLAYER_KINDS", "BaselinePlayer", "MatchStalledError", "Player", "decide_action", "lag_stroke", "make_player", "play_match"]
+__all__ = [
+    "PLAYER_KINDS",
+    "BaselinePlayer",
+    "MatchStalledError",
+    "Player",
+    "decide_action",
+    "lag_stroke",
+    "make_player",
+    "play_match",
+]

@@ -518,6 +518,7 @@ def close_pool() -> None:
 
 __all__: Sequence[str] = [
     "LEVELS",
+    "WIN_VALUE",
     "Evaluation",
     "Level",
     "SearchPlayer",

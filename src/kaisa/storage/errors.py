@@ -30,4 +30,11 @@ class AccessDeniedError(StorageError):
     """The secret token given for a match is missing or wrong (or the match takes no token)."""
 
 
-__all__ = ["AccessDeniedError", "CorruptRecordError", "DatabaseUnavailableError", "StaleStateError", "StorageError", "UnknownMatchError"]
+__all__ = [
+    "AccessDeniedError",
+    "CorruptRecordError",
+    "DatabaseUnavailableError",
+    "StaleStateError",
+    "StorageError",
+    "UnknownMatchError",
+]

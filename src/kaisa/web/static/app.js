@@ -1197,7 +1197,7 @@ class StudyMode {
           { "data-testid": "advice-item", class: "advice-item", onclick: () => this.useAdvice(i) },
           el("span", { class: "mono strong" }, a.call ?? `(${t("study.safety")})`),
           " ",
-          el("span", { class: "hint" }, [t("study.pPot", { p: Math.round(a.p_pot * 100) }), t("study.ev", { e: a.expected_points.toFixed(2) }), t("study.pFoul", { p: Math.round(a.p_foul * 100) })].join(" · ")),
+          el("span", { class: "hint" }, [t("study.pPot", { p: Math.round(a.p_pot * 100) }), t("study.ev", { e: a.expected_points.toFixed(2) }), t("study.pFoul", { p: Math.round(a.p_foul * 100) }), t("study.leave", { v: (a.position_value >= 0 ? "+" : "") + a.position_value.toFixed(2) })].join(" · ")),
         ),
       ),
     );
