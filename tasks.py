@@ -3,7 +3,7 @@
 
     python tasks.py run     install everything, then run the main job
     python tasks.py test    install everything, then run the whole test suite
-    python tasks.py lint    install everything, then run ruff and mypy
+    python tasks.py lint    install everything, then run ruff (check and format --check) and mypy
     python tasks.py bench   install everything, then run the benchmarks
 
 Installing means: a virtual environment in .venv, uv (pinned) inside it via pip, then exactly the
@@ -57,7 +57,11 @@ def main(argv: list[str]) -> None:
     tasks = {
         "run": lambda: run(tool("kaisa"), "play", *rest),
         "test": lambda: run(tool("python"), "-m", "pytest", *rest),
-        "lint": lambda: (run(tool("ruff"), "check", "src", "tests", "tasks.py"), run(tool("mypy"), *rest)),
+        "lint": lambda: (
+            run(tool("ruff"), "check", "src", "tests", "tasks.py"),
+            run(tool("ruff"), "format", "--check", "src", "tests"),
+            run(tool("mypy"), *rest),
+        ),
         "bench": lambda: run(tool("kaisa"), "bench", "physics", *rest),
     }
     if task not in tasks:
