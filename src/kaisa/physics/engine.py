@@ -7,6 +7,7 @@ parameters) is built here in code, so results never depend on ``~/.config/poolto
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,6 +52,15 @@ from kaisa.model import (
     Trajectories,
 )
 from kaisa.table import OFFICIAL, PocketId, Point, RailId, TableSpec
+
+# pooltool's ball-ball resolver divides 0 by 0 when two balls sit exactly at contact distance; the NaN it gets
+# drops that root as intended, so its warning is noise to a user.
+warnings.filterwarnings(
+    "ignore",
+    message="invalid value encountered in divide",
+    category=RuntimeWarning,
+    module=r"pooltool\.physics\.resolve\.ball_ball\.core",
+)
 
 # --- physical constants of this project (documented choices, not read from any config file) ---------
 
