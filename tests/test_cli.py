@@ -259,6 +259,7 @@ def test_bench_referee_prints_the_share():
     result = invoke("bench", "referee", "--strokes", "10")
     assert result.exit_code == 0, result.output
     assert re.search(r"referee/simulate = \d+\.\d\d%", result.output)
+    assert re.search(r"shot generation/simulate = \d+\.\d\d", result.output)
 
 
 @pytest.mark.slow
