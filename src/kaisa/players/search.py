@@ -247,7 +247,7 @@ class _Play:
 
 def _play_task(args: tuple[SearchPlayer, _Play, Position, GameState, TableSpec, int]) -> Evaluation:
     player, play, position, game, spec, stroke_index = args
-    return player.play(play, position, game, spec, stroke_index)
+    return player._play(play, position, game, spec, stroke_index)
 
 
 # --- the player -----------------------------------------------------------------------------------------
@@ -376,7 +376,7 @@ class SearchPlayer:
             return list(_pool().map(_play_task, tasks))
         return [_play_task(t) for t in tasks]
 
-    def play(self, play: _Play, position: Position, game: GameState, spec: TableSpec, stroke_index: int) -> Evaluation:
+    def _play(self, play: _Play, position: Position, game: GameState, spec: TableSpec, stroke_index: int) -> Evaluation:
         """``play`` executed ``play.samples`` times with this level's noise (none if ``samples`` is 0: once
         as aimed), each simulated and ruled, and scored: expected points, the position left, the win."""
         start = position.without(game.shooter) if game.from_hand else position
