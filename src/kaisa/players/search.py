@@ -41,7 +41,7 @@ from kaisa.players.candidates import KINDS, ShotCandidate
 from kaisa.referee import DEFAULT_OPTIONS, GameState, RuleOptions, judge, observe
 from kaisa.referee.judge import WINNING_SCORE
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement
-from kaisa.referee.points import pot_value
+from kaisa.referee.points import is_middle_direct_kaisa, pot_value
 from kaisa.table import OFFICIAL, Point, TableSpec
 
 
@@ -406,7 +406,7 @@ class SearchPlayer:
             if self.level.position_weight:
                 position_value += self._position_value(ruling.position, ruling.state, game.shooter, spec)
         if n == 0:
-            return Evaluation(call, play.stroke, play.kind, play.width, 0.0, 0.0, 1.0, {}, 0.0, -math.inf)
+            return Evaluation(call, play.stroke, play.kind, play.width, 0.0, 0.0, 1.0, {}, 0.0, -WIN_VALUE)
         expected = points / n
         value = position_value / n
         # Near 60 a win is worth more than its points: a white without nakki cannot finish (3), and at 59+ it
@@ -454,9 +454,7 @@ class SearchPlayer:
                 tolerance = 1.0 / (2.0**candidate.difficulty - 1.0) if candidate.difficulty > 0 else 1.0
                 chance = math.erf(tolerance / (sigma * math.sqrt(2.0)))
                 call = candidate.call
-                points = pot_value(
-                    call.ball, (), middle_direct=call.ball.is_kaisa and call.pocket.is_middle and call.is_direct
-                )
+                points = pot_value(call.ball, (), middle_direct=is_middle_direct_kaisa(call))
                 wins = score + points >= WINNING_SCORE and not call.ball.is_white  # a white needs a nakki (3)
                 best = max(best, chance * (points + (WIN_VALUE if wins else 0.0)))
         return best

@@ -11,7 +11,7 @@ from kaisa.call import Call, Konsti
 from kaisa.model import BallId, Position
 from kaisa.referee.observe import Facts, ImpossibleStateError
 from kaisa.referee.options import DEFAULT_OPTIONS, RuleOptions
-from kaisa.referee.points import BALL_VALUE, NAKKI_VALUE, called_ball_value, kind
+from kaisa.referee.points import BALL_VALUE, NAKKI_VALUE, called_ball_value, is_middle_direct_kaisa, kind
 from kaisa.referee.respot import respot
 from kaisa.referee.ruling import Ruling, RulingItem, Text, item
 from kaisa.referee.state import GameState, opponent_of
@@ -286,7 +286,7 @@ class _Judgement:
         if f.jump_over_mask:
             self.void("7e", "hyppylyönti maskipallon yli", "a jump over a masking ball")
             ok = False
-        middle_direct_kaisa = call.ball.is_kaisa and call.pocket.is_middle and call.is_direct
+        middle_direct_kaisa = is_middle_direct_kaisa(call)
         if middle_direct_kaisa and self.state.last_pot_direct_middle_kaisa:
             self.void(
                 "2.1",
@@ -320,7 +320,7 @@ class _Judgement:
         assert call is not None
         counts_nakki = call.konsti is None
         nakki = sorted(f.nakki, key=lambda b: b.value) if counts_nakki else []
-        middle_direct = call.ball.is_kaisa and call.pocket.is_middle and call.is_direct
+        middle_direct = is_middle_direct_kaisa(call)
         value = called_ball_value(call.ball, middle_direct=middle_direct, with_nakki=bool(nakki))
         name = _name(call.ball)
         route_fi = "suoraan" if call.is_direct else ("konstilla" if call.konsti else "vallin kautta")
@@ -510,7 +510,7 @@ class _Judgement:
         scores = dict(state.scores)
         scores[self.shooter] += points
         continues = not self.turn_passes
-        middle_direct = bool(legal and call and call.ball.is_kaisa and call.pocket.is_middle and call.is_direct)
+        middle_direct = bool(legal and call and is_middle_direct_kaisa(call))
         next_state = GameState(
             scores=scores,
             shooter=self.shooter if continues else opponent_of(self.shooter),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from kaisa.call import Call
 from kaisa.model import BallId
 
 NAKKI_VALUE = {"white": 2, "red": 3, "kaisa": 6}
@@ -31,6 +32,11 @@ def called_ball_value(ball: BallId, *, middle_direct: bool, with_nakki: bool) ->
     if ball.is_white:
         return 1 if with_nakki else 2
     return 3
+
+
+def is_middle_direct_kaisa(call: Call) -> bool:
+    """The call earns the middle-pocket kaisa value: the kaisa into a middle pocket, direct (2.1)."""
+    return call.ball.is_kaisa and call.pocket.is_middle and call.is_direct
 
 
 def nakki_value(balls: Iterable[BallId]) -> int:
