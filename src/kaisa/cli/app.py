@@ -225,7 +225,7 @@ def match_command(
     callbacks = []
     store_note = ""
     if not no_db:
-        from kaisa.storage import StorageError, open_store
+        from kaisa.records.storage import StorageError, open_store
 
         try:
             store = open_store(db)
@@ -249,7 +249,7 @@ def match_command(
     if store_note:
         console.print(f"[dim]{store_note}[/]")
     if record is not None:
-        from kaisa.notation import write_match
+        from kaisa.records.notation import write_match
 
         record.write_text(write_match(match), encoding="utf-8")
         console.print(f"[dim]notation written to {record}[/]")
@@ -372,7 +372,7 @@ def replay_command(
     ] = None,
 ) -> None:
     """Re-play a match record stroke by stroke and check that every ruling and the result come out the same."""
-    from kaisa.notation import replay_record
+    from kaisa.records.notation import replay_record
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -389,7 +389,7 @@ def replay_command(
     )
     print_scoresheet(match)
     if store_it:
-        from kaisa.storage import open_store
+        from kaisa.records.storage import open_store
 
         try:
             store = open_store(db)
@@ -411,14 +411,14 @@ def stats_command(
 ) -> None:
     """Statistics per player: points, innings, runs (sarja), points per inning, called-pot success, fouls."""
     from kaisa.game import replay
-    from kaisa.stats import aggregate, match_stats, record_stats, to_csv, to_json
+    from kaisa.records.stats import aggregate, match_stats, record_stats, to_csv, to_json
 
     ensure_physics_ready(quiet=as_csv or as_json)
     try:
         if record:
             matches = [record_stats(path.read_text(encoding="utf-8")) for path in record]
         else:
-            from kaisa.storage import open_store
+            from kaisa.records.storage import open_store
 
             store = open_store(db)
             ids = [match_id] if match_id is not None else [m.id for m in store.list_matches()]
@@ -493,7 +493,7 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str) -> 
 
     import uvicorn
 
-    from kaisa.storage import StorageError, open_store
+    from kaisa.records.storage import StorageError, open_store
     from kaisa.web import create_app
 
     try:
@@ -524,18 +524,12 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str) -> 
 @app.command()
 def demo() -> None:
     """Break from the official starting position and show what happened (the main job, for now)."""
+    from kaisa.layouts import starting_position
     from kaisa.physics import simulate as run
     from kaisa.table import OFFICIAL, SpotId
 
     spots = OFFICIAL.spots
-    start = Position(
-        {
-            "K": spots[SpotId.CENTRE],
-            "R1": spots[SpotId.HEAD_STRING],
-            "R2": spots[SpotId.FOOT_STRING],
-            "W2": (OFFICIAL.width * 0.3, OFFICIAL.length * 0.62),
-        }
-    )
+    start = starting_position().with_ball(BallId.W2, (OFFICIAL.width * 0.3, OFFICIAL.length * 0.62))
     # W1 from hand behind the head string, a half-ball hit on the kaisa's left side.
     place = (OFFICIAL.width * 0.62, OFFICIAL.length * 0.15)
     kaisa = spots[SpotId.CENTRE]
@@ -585,7 +579,7 @@ def bench_physics(
     seed: Annotated[int, typer.Option("--seed", help="Seed for the stroke set.")] = 2014,
 ) -> None:
     """Our simulate vs raw pooltool on the same seeded 5-ball strokes, alternating, in one process."""
-    from kaisa.bench import physics_benchmark, print_physics_report
+    from kaisa.bench.physics import physics_benchmark, print_physics_report
 
     ensure_physics_ready()
     print_physics_report(physics_benchmark(strokes=strokes, seed=seed, console=console), console)
@@ -597,7 +591,7 @@ def bench_referee(
     seed: Annotated[int, typer.Option("--seed", help="Seed for the strokes and calls.")] = 2014,
 ) -> None:
     """Observe + judge vs simulate on the same seeded strokes: the referee's share of a stroke's cost."""
-    from kaisa.bench import print_referee_report, referee_benchmark
+    from kaisa.bench.referee import print_referee_report, referee_benchmark
 
     ensure_physics_ready()
     print_referee_report(referee_benchmark(strokes=strokes, seed=seed, console=console), console)
@@ -609,7 +603,7 @@ def bench_web(
     seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts, strokes and calls.")] = 2014,
 ) -> None:
     """The browser table's answer to a stroke (simulate, rule, paths, record) vs the bare simulate call."""
-    from kaisa.bench_web import print_web_report, web_benchmark
+    from kaisa.bench.web import print_web_report, web_benchmark
 
     ensure_physics_ready()
     print_web_report(web_benchmark(strokes=strokes, seed=seed, console=console), console)
@@ -621,7 +615,7 @@ def bench_env(
     seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts, strokes and calls.")] = 2014,
 ) -> None:
     """Environment steps per second next to bare simulate-and-rule calls on the same strokes."""
-    from kaisa.bench_env import env_benchmark, print_env_report
+    from kaisa.bench.env import env_benchmark, print_env_report
 
     ensure_physics_ready()
     print_env_report(env_benchmark(strokes=strokes, seed=seed, console=console), console)
@@ -651,7 +645,7 @@ def bench_ai(
     ] = None,
 ) -> None:
     """Computer players side by side with the baseline on the same seeded layouts and matches."""
-    from kaisa.bench_ai import DEFAULT_SWEEP, ai_benchmark, print_ai_report, write_sweep_plot
+    from kaisa.bench.ai import DEFAULT_SWEEP, ai_benchmark, print_ai_report, write_sweep_plot
     from kaisa.players import PLAYER_KINDS
 
     chosen = [k.strip() for k in (kinds.split(",") if kinds is not None else PLAYER_KINDS) if k.strip()]
@@ -709,7 +703,7 @@ def tournament_command(
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kaisa.storage import StorageError, open_store
+    from kaisa.records.storage import StorageError, open_store
     from kaisa.tournament import (
         GameResult,
         TournamentError,

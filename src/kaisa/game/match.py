@@ -43,6 +43,7 @@ from kaisa.game.state import (
     TakeBreak,
     action_to_json,
 )
+from kaisa.layouts import starting_position
 from kaisa.model import BallId, Position, ShotRecord
 from kaisa.referee import GameState, RuleOptions, Ruling, StrokeLog, judge, observe, opponent_of
 from kaisa.referee.opening import (
@@ -152,9 +153,7 @@ class Match:
         """Hz at which shots' records sample the balls' paths for animation (None: no paths)."""
 
     def initial_state(self) -> MatchState:
-        spots = self.config.spec.spots
-        start = Position({"K": spots[SpotId.CENTRE], "R1": spots[SpotId.HEAD_STRING], "R2": spots[SpotId.FOOT_STRING]})
-        return MatchState(phase=Phase.LAG, position=start)
+        return MatchState(phase=Phase.LAG, position=starting_position(self.config.spec))
 
     @property
     def over(self) -> bool:

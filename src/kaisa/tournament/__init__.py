@@ -2,7 +2,7 @@
 
 ::
 
-    from kaisa.storage import open_store
+    from kaisa.records.storage import open_store
     from kaisa.tournament import print_tournament, run_tournament
 
     result = run_tournament(["baseline", "beginner", "club"], games=10, seed=7, backend="ray", store=open_store())
@@ -18,7 +18,7 @@ order, and the same seed gives the same results on every backend:
   every node needs the same ``kaisa``).
 
 Only the calling process writes the database: each finished match comes back with its stack and is stored
-with :meth:`kaisa.storage.Store.import_match`, in schedule order. The players are rated by Bradley-Terry,
+with :meth:`kaisa.records.storage.Store.import_match`, in schedule order. The players are rated by Bradley-Terry,
 reported on the Elo scale with bootstrap confidence intervals (:mod:`kaisa.tournament.ratings`).
 """
 

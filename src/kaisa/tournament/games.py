@@ -15,7 +15,7 @@ from kaisa.errors import KaisaError
 if TYPE_CHECKING:
     from kaisa.game import Match
     from kaisa.players import Player
-    from kaisa.stats import MatchStats
+    from kaisa.records.stats import MatchStats
 
 
 class TournamentError(KaisaError):
@@ -67,7 +67,7 @@ class GameResult:
     stats: MatchStats
     """The match's statistics, players in seat order (player 1 first)."""
     record: str
-    """The match in the match notation (:func:`kaisa.notation.write_match`): the whole game, stroke by stroke."""
+    """The match in the match notation (:func:`kaisa.records.notation.write_match`): the whole game, stroke by stroke."""
     error: str | None = None
     """Why the game stopped unfinished (a refused action, or no end within ``max_actions``)."""
     match: Match | None = field(default=None, compare=False, repr=False)
@@ -159,9 +159,9 @@ def play_game(spec: GameSpec) -> GameResult:
     result in any process. A game cut short (an action the match refuses, or no end within
     ``spec.max_actions``) is returned unfinished with the reason in ``error``."""
     from kaisa.game import ClockConfig, Match, MatchConfig
-    from kaisa.notation import write_match
     from kaisa.players import MatchStalledError, play_match
-    from kaisa.stats import match_stats
+    from kaisa.records.notation import write_match
+    from kaisa.records.stats import match_stats
 
     started = time.perf_counter()
     players = [tournament_player(spec.kinds[i], spec.names[i], spec.seeds[i], spec.noise) for i in (0, 1)]

@@ -12,8 +12,8 @@ from kaisa.tournament.games import GameResult, GameSpec, TournamentError, entran
 from kaisa.tournament.ratings import Rating, rate
 
 if TYPE_CHECKING:
-    from kaisa.stats import PlayerTotals
-    from kaisa.storage import Store
+    from kaisa.records.stats import PlayerTotals
+    from kaisa.records.storage import Store
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Standing:
     name: str
     kind: str
     totals: PlayerTotals
-    """Games, wins, losses, unfinished, points and innings over the tournament (:func:`kaisa.stats.aggregate`)."""
+    """Games, wins, losses, unfinished, points and innings over the tournament (:func:`kaisa.records.stats.aggregate`)."""
     rating: Rating
 
     @property
@@ -73,7 +73,7 @@ class Tournament:
 
     def standings(self) -> tuple[Standing, ...]:
         """Every player's line, best rating first (ties in entrant order)."""
-        from kaisa.stats import PlayerTotals, aggregate
+        from kaisa.records.stats import PlayerTotals, aggregate
 
         totals = {t.name: t for t in aggregate([r.stats for r in self.results])}
         lines = [

@@ -24,7 +24,7 @@ from kaisa.call import parse_call
 from kaisa.errors import KaisaError
 from kaisa.game import IllegalActionError
 from kaisa.model import BallId
-from kaisa.storage import AccessDeniedError, StaleStateError, Store, UnknownMatchError
+from kaisa.records.storage import AccessDeniedError, StaleStateError, Store, UnknownMatchError
 from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router

@@ -38,9 +38,9 @@ from kaisa.game import (
 )
 from kaisa.game.marking import Marks, correct, marked_shot
 from kaisa.model import BallId
+from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
+from kaisa.records.storage import PlayerInfo, Store
 from kaisa.referee import LateFall, RuleOptions
-from kaisa.stats import MatchStats, aggregate, match_stats, to_csv, to_json
-from kaisa.storage import PlayerInfo, Store
 from kaisa.table import PocketId
 from kaisa.web import schemas
 from kaisa.web.service import TableService

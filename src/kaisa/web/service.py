@@ -34,9 +34,9 @@ from kaisa.game import (
 )
 from kaisa.model import BallId, Position, Stroke
 from kaisa.players import Player, decide_action, lag_stroke, make_player
+from kaisa.records.storage import AccessDeniedError, MatchInfo, PlayerInfo, Store
 from kaisa.referee import GameState, RuleOptions, judge, observe
 from kaisa.referee.opening import w2_corridors
-from kaisa.storage import AccessDeniedError, MatchInfo, PlayerInfo, Store
 from kaisa.table import OFFICIAL
 from kaisa.web import schemas
 

@@ -1,0 +1,103 @@
+"""The research environments' own cost, measured side by side with bare simulate-and-rule calls.
+
+The same seeded 5-ball strokes are played, alternately, as steps of the PettingZoo environment (decode the
+action, play it through the match, observe, reward) and as bare ``simulate`` + ``observe`` + ``judge`` calls,
+so both see the same machine load. The environment's execution noise is off, so both play identical strokes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from kaisa.call import Call
+from kaisa.layouts import random_call, random_layout, random_stroke
+from kaisa.model import Position, Stroke
+
+
+@dataclass(frozen=True)
+class EnvBenchmark:
+    strokes: int
+    env_seconds: float
+    bare_seconds: float
+
+    @property
+    def overhead(self) -> float:
+        """The environment's time over the bare calls', minus one."""
+        return self.env_seconds / self.bare_seconds - 1
+
+
+def env_benchmark(strokes: int = 300, seed: int = 2014, console: Console | None = None) -> EnvBenchmark:
+    from kaisa.envs import KaisaAECEnv, call_index, encode_stroke
+    from kaisa.game import Match, MatchConfig, MatchState, Phase
+    from kaisa.model import BallId
+    from kaisa.physics import simulate
+    from kaisa.referee import GameState, judge, observe
+
+    rng = np.random.default_rng(seed)
+    cases: list[tuple[Position, Stroke, Call, int]] = []
+    while len(cases) < strokes:
+        position = random_layout(rng)
+        stroke, call = random_stroke(rng, position), random_call(rng, position)
+        try:
+            index = call_index(call, BallId.W1)
+        except ValueError:
+            continue  # a call the environments do not enumerate
+        cases.append((position, stroke, call, index))
+    environment = KaisaAECEnv(noise=0.0)
+    environment.reset(seed=seed)
+    config = MatchConfig()
+    states = [
+        MatchState(
+            phase=Phase.PLAY,
+            position=position,
+            game=GameState(shooter=BallId.W1),
+            owners=(BallId.W1, BallId.W2),
+            innings={BallId.W1: 1, BallId.W2: 1},
+        )
+        for position, *_ in cases
+    ]
+    actions = [{"call": index, "stroke": encode_stroke(stroke)} for _, stroke, _, index in cases]
+    for (position, stroke, call, _), action, state in list(zip(cases, actions, states, strict=True))[:10]:
+        judge(observe(simulate(position, stroke), call), call, GameState())  # warm the kernels and caches
+        environment.match = Match(config, state)
+        environment.agent_selection = "W1"
+        environment.step(action)
+    env_seconds = bare_seconds = 0.0
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("environment steps and bare calls", total=strokes)
+        for (position, stroke, call, _), action, state in zip(cases, actions, states, strict=True):
+            environment.match = Match(config, state)
+            environment.agent_selection = "W1"
+            environment.terminations = dict.fromkeys(environment.agents, False)
+            environment.truncations = dict.fromkeys(environment.agents, False)
+            played = environment.match.state
+            t0 = time.perf_counter()
+            environment.step(action)
+            t1 = time.perf_counter()
+            judge(observe(simulate(position, stroke), call), call, played.game)
+            t2 = time.perf_counter()
+            env_seconds += t1 - t0
+            bare_seconds += t2 - t1
+            progress.advance(task)
+    return EnvBenchmark(strokes, env_seconds, bare_seconds)
+
+
+def print_env_report(result: EnvBenchmark, console: Console) -> None:
+    table = Table(
+        title=f"Environments: {result.strokes} seeded 5-ball strokes, as environment steps and as bare calls",
+        title_justify="left",
+    )
+    table.add_column("")
+    table.add_column("steps/s", justify="right")
+    table.add_column("ms/step", justify="right")
+    for name, seconds in (("environment step (AEC)", result.env_seconds), ("simulate + rule", result.bare_seconds)):
+        table.add_row(name, f"{result.strokes / seconds:.1f}", f"{1000 * seconds / result.strokes:.2f}")
+    console.print(table)
+    verdict = "[green]within[/]" if result.overhead < 0.10 else "[red]outside[/]"
+    console.print(f"environment overhead = [bold]{100 * result.overhead:.1f}%[/] ({verdict} the 10% target)")

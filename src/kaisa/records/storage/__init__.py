@@ -1,0 +1,47 @@
+"""Match records in a real database (SQLite by default, PostgreSQL or any SQLAlchemy database by URL).
+
+::
+
+    from kaisa.game import Match, MatchConfig
+    from kaisa.players import BaselinePlayer, play_match
+    from kaisa.records.storage import PlayerInfo, open_store
+
+    store = open_store()  # $KAISA_DB, else kaisa.sqlite3 in the user's data directory
+    config = MatchConfig(players=("Aino", "Eero"))
+    match_id = store.create_match(config, [PlayerInfo("Aino", "baseline"), PlayerInfo("Eero", "baseline")], seed=7)
+    match = Match(config)
+    play_match(match, (BaselinePlayer("Aino", 7), BaselinePlayer("Eero", 8)), on_entry=store.recorder(match_id))
+
+    match = store.resume(match_id)  # after a crash: the state after the last recorded action
+
+Each action is recorded in one transaction with the match's new state; opening a database runs the
+migrations in ``kaisa/records/storage/migrations`` to the current schema. Storage holds no game logic.
+"""
+
+from kaisa.records.storage.engine import ENV_VAR, default_url
+from kaisa.records.storage.errors import (
+    AccessDeniedError,
+    CorruptRecordError,
+    DatabaseUnavailableError,
+    StaleStateError,
+    StorageError,
+    UnknownMatchError,
+)
+from kaisa.records.storage.store import MatchInfo, MatchRecorder, PlayerInfo, Store, StoredAction, open_store
+
+__all__ = [
+    "ENV_VAR",
+    "AccessDeniedError",
+    "CorruptRecordError",
+    "DatabaseUnavailableError",
+    "MatchInfo",
+    "MatchRecorder",
+    "PlayerInfo",
+    "StaleStateError",
+    "StorageError",
+    "Store",
+    "StoredAction",
+    "UnknownMatchError",
+    "default_url",
+    "open_store",
+]

@@ -1,0 +1,685 @@
+"""The match records: create a match, record each action as it is pushed, undo, load, resume, list, export.
+
+Every write is one transaction: recording an action inserts its row and moves the match's current state,
+status and result in the same commit, so a process killed mid-match loses at most the action in flight and
+the database never holds an action without the state it led to. Undo deletes the last action row and moves
+the state back in one commit too.
+
+This layer holds no game logic: it stores the game layer's JSON values (``MatchConfig.to_json``,
+``MatchState.to_json``, ``action_to_json``, ``Outcome.to_json``) and reads them back with their
+``from_json``. The only thing it reads in a state is whether its phase is ``over`` (the match's status).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, exc, func, select
+from sqlalchemy.orm import Session, aliased
+
+from kaisa.errors import FormatError
+from kaisa.game import Action, Entry, Match, MatchConfig, MatchState, Outcome, Phase, Result
+from kaisa.game import action_from_json as _action_from_json
+from kaisa.game import action_to_json as _action_to_json
+from kaisa.records.storage.engine import SQLITE_BEGIN_OPTION, dumps, first_line, make_engine, migrate, parse_url, shown
+from kaisa.records.storage.errors import (
+    AccessDeniedError,
+    CorruptRecordError,
+    DatabaseUnavailableError,
+    StaleStateError,
+    StorageError,
+    UnknownMatchError,
+)
+from kaisa.records.storage.models import (
+    EVENT_NAME_LENGTH,
+    PLAYER_KIND_LENGTH,
+    PLAYER_NAME_LENGTH,
+    ActionRow,
+    MatchRow,
+    PlayerRow,
+)
+
+T = TypeVar("T")
+MIN_TOKEN_LENGTH = 16
+"""A marker's token is a secret: long enough not to be guessed."""
+JSONObject = dict[str, Any]
+SEED_RANGE = (-(2**63), 2**63 - 1)
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """Who plays: a ``name`` and a ``kind`` (``human``, or a computer player's kind such as ``baseline``)."""
+
+    name: str
+    kind: str = "human"
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """A stored match at a glance, for lists."""
+
+    id: int
+    players: tuple[PlayerInfo, PlayerInfo]
+    status: str
+    """``playing`` or ``over``."""
+    seed: int | None
+    actions: int
+    """How many actions are recorded."""
+    result: Result | None
+    created_at: datetime
+    updated_at: datetime
+    event: str | None = None
+    """The club night or tournament the match belongs to."""
+    has_token: bool = False
+    """Entering strokes needs the match's secret token (a club match kept by a marker)."""
+
+
+@dataclass(frozen=True)
+class StoredAction:
+    """One recorded action: its place in the match, the action, what it produced (the ``Outcome`` JSON: notes,
+    the ruling and the simulated records, without animation trajectories) and the state after it."""
+
+    match_id: int
+    index: int
+    action: Action
+    outcome: JSONObject
+    state_after: MatchState
+    created_at: datetime
+
+    def to_json(self) -> JSONObject:
+        return {
+            "index": self.index,
+            "action": _action_to_json(self.action),
+            "outcome": self.outcome,
+            "state_after": self.state_after.to_json(),
+        }
+
+
+class MatchRecorder:
+    """The ``on_entry`` callback of ``play_match`` that records each pushed action of one stored match::
+
+    recorder = store.recorder(match_id)
+    play_match(match, players, on_entry=recorder)
+    recorder.undo(match)  # undo the last action in the database and in memory
+    """
+
+    def __init__(self, store: Store, match_id: int) -> None:
+        self.store = store
+        self.match_id = match_id
+
+    def __call__(self, match: Match, entry: Entry) -> None:
+        self.store.record(self.match_id, entry, match.state)
+
+    def undo(self, match: Match) -> Action:
+        """Undo the last action in the database, then in ``match`` (its stack, or its state when the stack is
+        empty, as after ``resume(..., stack=False)``). Returns the undone action."""
+        action = self.store.undo(self.match_id)
+        if match.stack:
+            match.pop()
+        else:
+            match.state = self.store.load(self.match_id)[1]
+        return action
+
+
+class Store:
+    """Match records in one database. Open it with :func:`open_store`; close it (or use ``with``) when done."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._reads = engine
+        if engine.dialect.name == "postgresql":
+            # one snapshot for every statement of a read, so a match and its actions always agree
+            self._reads = engine.execution_options(isolation_level="REPEATABLE READ")
+        self._writes = engine.execution_options(**{SQLITE_BEGIN_OPTION: "IMMEDIATE"})
+
+    @property
+    def url(self) -> str:
+        """The database URL, without its password."""
+        return shown(self.engine.url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    # --- writing -----------------------------------------------------------------------------------
+
+    def create_match(
+        self,
+        config: MatchConfig,
+        players: Sequence[PlayerInfo | str] | None = None,
+        seed: int | None = None,
+        *,
+        kinds: tuple[str, str] | None = None,
+        state: MatchState | None = None,
+        event: str | None = None,
+        token: str | None = None,
+    ) -> int:
+        """Store a new match and return its id. ``players`` are the two players (a bare name means a
+        ``human``); without them, the names in ``config.players`` with the ``kinds`` given (default ``human``).
+        ``state`` is where the match starts (default: a new match's state). ``event`` names the club night it
+        belongs to; ``token`` is a secret that :meth:`check_token` will ask for (only its hash is stored)."""
+        infos = _player_infos(config, players, kinds)
+        if event is not None and not 0 < len(event) <= EVENT_NAME_LENGTH:
+            raise StorageError(f"an event name has 1 to {EVENT_NAME_LENGTH} characters, not {len(event)}")
+        if token is not None and len(token) < MIN_TOKEN_LENGTH:
+            raise StorageError(f"a match token has at least {MIN_TOKEN_LENGTH} characters")
+        if seed is not None and not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+            raise StorageError(f"a seed is stored as a 64-bit integer: {seed} is out of range")
+        if state is None:
+            state = Match(config).state
+        config_json = _plain(config.to_json(), "the match configuration")
+        state_json = _plain(state.to_json(), "the initial state")
+        now = _now()
+        with self._write("creating a match") as session:
+            ids = [self._player_id(session, info) for info in infos]
+            row = MatchRow(
+                created_at=now,
+                updated_at=now,
+                player1_id=ids[0],
+                player2_id=ids[1],
+                config=config_json,
+                seed=seed,
+                status=_status(state),
+                result=None if state.result is None else _plain(state.result.to_json(), "the result"),
+                initial_state=state_json,
+                state=state_json,
+                action_count=0,
+                event=event,
+                token_hash=None if token is None else _token_hash(token),
+            )
+            session.add(row)
+            session.flush()
+            match_id = row.id
+        return match_id
+
+    def record(self, match_id: int, entry: Entry, after: MatchState) -> int:
+        """Record one pushed action (``entry``) and the state ``after`` it, in one transaction. Refuses (and
+        writes nothing) unless ``entry.before`` is the match's stored current state. Returns the action's index."""
+        action_json = _plain(_action_to_json(entry.action), "the action")
+        before_json = _plain(entry.before.to_json(), "the state before the action")
+        after_json = _plain(after.to_json(), "the state after the action")
+        outcome_json = _plain(_outcome_json(entry.outcome), "the outcome")
+        result_json = None if after.result is None else _plain(after.result.to_json(), "the result")
+        now = _now()
+        with self._write(f"recording an action of match {match_id}") as session:
+            row = self._match(session, match_id, lock=True)
+            if row.state != before_json:
+                raise StaleStateError(
+                    f"match {match_id}: the action was played from a state that is not the stored current state "
+                    f"(after its {row.action_count} recorded actions), so it was not recorded: was an action "
+                    "undone only in memory, recorded twice, or played on another copy of the match?"
+                )
+            index = row.action_count
+            session.add(
+                ActionRow(
+                    match_id=match_id,
+                    action_index=index,
+                    kind=str(action_json["kind"]),
+                    action=action_json,
+                    outcome=outcome_json,
+                    state_after=after_json,
+                    created_at=now,
+                )
+            )
+            row.state = after_json
+            row.status = _status(after)
+            row.result = result_json
+            row.action_count = index + 1
+            row.updated_at = now
+        return index
+
+    def rewrite(self, match_id: int, keep: int, entries: Sequence[Entry], final: MatchState) -> None:
+        """Replace every action from index ``keep`` on with ``entries`` (a correction replayed by the game
+        layer) and make ``final`` the current state, in one transaction. Refuses (and writes nothing) unless the
+        first new entry starts from the stored state before action ``keep``."""
+        now = _now()
+        rows_json = [
+            (
+                _plain(_action_to_json(e.action), "the action"),
+                _plain(_outcome_json(e.outcome), "the outcome"),
+                _plain((entries[i + 1].before if i + 1 < len(entries) else final).to_json(), "a state"),
+            )
+            for i, e in enumerate(entries)
+        ]
+        final_json = _plain(final.to_json(), "the final state")
+        with self._write(f"rewriting match {match_id} from action {keep}") as session:
+            row = self._match(session, match_id, lock=True)
+            if not 0 <= keep <= row.action_count:
+                raise StorageError(f"match {match_id} has {row.action_count} actions: cannot rewrite from {keep}")
+            rows = self._action_rows(session, row)
+            before_json = rows[keep - 1].state_after if keep > 0 else row.initial_state
+            if entries and _plain(entries[0].before.to_json(), "a state") != before_json:
+                raise StorageError(
+                    f"match {match_id}: the correction does not start from the stored state before action {keep}"
+                )
+            for old in rows[keep:]:
+                session.delete(old)
+            session.flush()
+            for offset, (action_json, outcome_json, after_json) in enumerate(rows_json):
+                session.add(
+                    ActionRow(
+                        match_id=match_id,
+                        action_index=keep + offset,
+                        kind=str(action_json["kind"]),
+                        action=action_json,
+                        outcome=outcome_json,
+                        state_after=after_json,
+                        created_at=now,
+                    )
+                )
+            row.state = final_json
+            row.status = _status(final)
+            row.result = None if final.result is None else _plain(final.result.to_json(), "the result")
+            row.action_count = keep + len(entries)
+            row.updated_at = now
+
+    def check_token(self, match_id: int, token: str | None) -> None:
+        """Raise :class:`AccessDeniedError` unless ``token`` is the match's secret token."""
+        with self._read(f"checking the token of match {match_id}") as session:
+            stored = self._match(session, match_id).token_hash
+        if stored is None:
+            raise AccessDeniedError(f"match {match_id} is not kept with a token")
+        if token is None or not hmac.compare_digest(stored, _token_hash(token)):
+            raise AccessDeniedError(f"the token for match {match_id} is missing or wrong: use the marker's link")
+
+    def recorder(self, match_id: int) -> MatchRecorder:
+        """The ``on_entry`` callback for ``play_match`` that records match ``match_id``'s actions."""
+        with self._read(f"finding match {match_id}") as session:
+            self._match(session, match_id)
+        return MatchRecorder(self, match_id)
+
+    def import_match(
+        self, match: Match, *, kinds: tuple[str, str] | None = None, event: str | None = None, seed: int | None = None
+    ) -> int:
+        """Store a match that was played (or re-played and verified) elsewhere, action by action. Callers
+        verify it first (``kaisa.records.notation.replay_record``), so a corrupt record never reaches the database."""
+        start = match.stack[0].before if match.stack else match.state
+        match_id = self.create_match(match.config, kinds=kinds, state=start, event=event, seed=seed)
+        for i, entry in enumerate(match.stack):
+            after = match.stack[i + 1].before if i + 1 < len(match.stack) else match.state
+            self.record(match_id, entry, after)
+        return match_id
+
+    def undo(self, match_id: int) -> Action:
+        """Delete the last recorded action and move the match back to the state before it, in one transaction.
+        Returns the deleted action."""
+        with self._write(f"undoing the last action of match {match_id}") as session:
+            row = self._match(session, match_id, lock=True)
+            count = row.action_count
+            if count == 0:
+                raise StorageError(f"match {match_id} has no recorded action to undo")
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.match_id == match_id, ActionRow.action_index >= count - 2)
+                .order_by(ActionRow.action_index)
+            ).all()
+            if [r.action_index for r in rows] != list(range(max(0, count - 2), count)):
+                raise CorruptRecordError(
+                    f"match {match_id}: says it has {count} actions, but the rows at the end are numbered "
+                    f"{[r.action_index for r in rows]}"
+                )
+            last = rows[-1]
+            action = _parse(match_id, f"action {last.action_index}", _action_from_json, last.action)
+            previous_json = rows[-2].state_after if len(rows) == 2 else row.initial_state
+            previous = _parse(match_id, "state before the last action", MatchState.from_json, previous_json)
+            session.delete(last)
+            row.state = previous_json
+            row.status = _status(previous)
+            row.result = None if previous.result is None else previous.result.to_json()
+            row.action_count = count - 1
+            row.updated_at = _now()
+        return action
+
+    # --- reading -----------------------------------------------------------------------------------
+
+    def load(self, match_id: int) -> tuple[MatchConfig, MatchState, list[Action]]:
+        """The match's configuration, its current state (the state after the last recorded action) and its
+        recorded actions in order."""
+        with self._read(f"loading match {match_id}") as session:
+            row = self._match(session, match_id)
+            config = _parse(match_id, "configuration", MatchConfig.from_json, row.config)
+            state = _parse(match_id, "current state", MatchState.from_json, row.state)
+            rows = self._action_rows(session, row)
+            actions = [_parse(match_id, f"action {r.action_index}", _action_from_json, r.action) for r in rows]
+        return config, state, actions
+
+    def resume(self, match_id: int, *, stack: bool = True) -> Match:
+        """The stored match as a :class:`Match`, ready to play on: its state is the stored current state (the
+        state after the last recorded action; ``to_json`` equal to the one recorded).
+
+        With ``stack`` (the default) the stack is rebuilt eagerly from the records: one entry per recorded
+        action, with its action and the stored state before it, so ``Match.pop`` undoes right back to the
+        start. Outcomes are not rebuilt (each entry's ``outcome`` is an empty ``Outcome()``): read them with
+        :meth:`actions`. With ``stack=False`` the stack is left empty. The table is always the official one
+        (``MatchConfig.to_json`` does not record a table spec)."""
+        with self._read(f"resuming match {match_id}") as session:
+            row = self._match(session, match_id)
+            config = _parse(match_id, "configuration", MatchConfig.from_json, row.config)
+            state = _parse(match_id, "current state", MatchState.from_json, row.state)
+            entries: list[Entry] = []
+            if stack:
+                before = _parse(match_id, "initial state", MatchState.from_json, row.initial_state)
+                for r in self._action_rows(session, row):
+                    action = _parse(match_id, f"action {r.action_index}", _action_from_json, r.action)
+                    entries.append(Entry(action, before, Outcome()))
+                    before = _parse(
+                        match_id, f"state after action {r.action_index}", MatchState.from_json, r.state_after
+                    )
+                if entries and before.to_json() != state.to_json():
+                    raise CorruptRecordError(
+                        f"match {match_id}: its current state is not the state after its last action "
+                        f"({len(entries) - 1})"
+                    )
+        match = Match(config, state)
+        match.stack = entries
+        return match
+
+    def match_info(self, match_id: int) -> MatchInfo:
+        """One match at a glance."""
+        return self._infos(f"reading match {match_id}", match_id)[0]
+
+    def list_matches(self, status: str | None = None, event: str | None = None) -> list[MatchInfo]:
+        """Every stored match (or those with ``status`` ``playing`` or ``over``, or of one ``event``), oldest
+        first."""
+        if status not in (None, "playing", "over"):
+            raise StorageError(f"a match's status is playing or over, not {status!r}")
+        return self._infos("listing the matches", None, status, event)
+
+    def last_change(self, match_ids: Sequence[int] | None = None, event: str | None = None) -> datetime | None:
+        """When any of these matches (or of ``event``, or any at all) last changed: a cheap poll for live
+        displays."""
+        query = select(func.max(MatchRow.updated_at))
+        if match_ids is not None:
+            query = query.where(MatchRow.id.in_(list(match_ids)))
+        if event is not None:
+            query = query.where(MatchRow.event == event)
+        with self._read("polling for changes") as session:
+            moment = session.scalar(query)
+        return None if moment is None else _utc(moment)
+
+    def actions(self, match_id: int) -> list[StoredAction]:
+        """Every recorded action of the match in order, with its outcome and the state after it: for
+        statistics and export (``[a.to_json() for a in store.actions(id)]``)."""
+        with self._read(f"reading the actions of match {match_id}") as session:
+            row = self._match(session, match_id)
+            return [
+                StoredAction(
+                    match_id=match_id,
+                    index=r.action_index,
+                    action=_parse(match_id, f"action {r.action_index}", _action_from_json, r.action),
+                    outcome=_parse(match_id, f"outcome of action {r.action_index}", _json_object, r.outcome),
+                    state_after=_parse(
+                        match_id, f"state after action {r.action_index}", MatchState.from_json, r.state_after
+                    ),
+                    created_at=_utc(r.created_at),
+                )
+                for r in self._action_rows(session, row)
+            ]
+
+    def action_log(self, match_id: int) -> list[tuple[JSONObject, datetime]]:
+        """Every recorded action's JSON and when it was recorded, in order: a light read (no states parsed)."""
+        with self._read(f"reading the action log of match {match_id}") as session:
+            self._match(session, match_id)
+            rows = session.execute(
+                select(ActionRow.action, ActionRow.created_at)
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.action_index)
+            ).all()
+            return [(_parse(match_id, "an action", _json_object, action), _utc(at)) for action, at in rows]
+
+    def last_action(self, match_id: int) -> JSONObject | None:
+        """The last recorded action's JSON (None before the first)."""
+        with self._read(f"reading the last action of match {match_id}") as session:
+            row = self._match(session, match_id)
+            action = session.scalar(
+                select(ActionRow.action).where(
+                    ActionRow.match_id == match_id, ActionRow.action_index == row.action_count - 1
+                )
+            )
+            return None if action is None else _parse(match_id, "the last action", _json_object, action)
+
+    def outcomes(self, match_id: int) -> list[JSONObject]:
+        """Every recorded action's outcome JSON (notes, ruling, records) in order: a light read for
+        scoreboards, which parses no states."""
+        with self._read(f"reading the outcomes of match {match_id}") as session:
+            row = self._match(session, match_id)
+            rows = session.execute(
+                select(ActionRow.action_index, ActionRow.outcome)
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.action_index)
+            ).all()
+            if [r[0] for r in rows] != list(range(row.action_count)):
+                raise CorruptRecordError(f"match {match_id}: its action rows do not number 0 to {row.action_count - 1}")
+            return [_parse(match_id, f"outcome of action {i}", _json_object, outcome) for i, outcome in rows]
+
+    # --- helpers -----------------------------------------------------------------------------------
+
+    @contextmanager
+    def _session(self, engine: Engine, doing: str) -> Iterator[Session]:
+        try:
+            with Session(engine, expire_on_commit=False) as session, session.begin():
+                yield session
+        except StorageError:
+            raise
+        except json.JSONDecodeError as error:
+            raise CorruptRecordError(f"{doing}: a stored JSON column is not valid JSON ({error})") from None
+        except exc.IntegrityError as error:
+            raise StorageError(
+                f"{doing}: the database refused the write ({first_line(error)}); nothing was written"
+            ) from None
+        except (exc.OperationalError, exc.InterfaceError) as error:
+            raise DatabaseUnavailableError(
+                f"{doing}: the database at {self.url} failed ({first_line(error)}); nothing was written"
+            ) from None
+        except exc.SQLAlchemyError as error:
+            raise StorageError(f"{doing}: {first_line(error)}; nothing was written") from None
+
+    def _read(self, doing: str) -> AbstractContextManager[Session]:
+        """A read-only transaction (one snapshot on PostgreSQL)."""
+        return self._session(self._reads, doing)
+
+    def _write(self, doing: str) -> AbstractContextManager[Session]:
+        """A write transaction (on SQLite it takes the write lock at BEGIN); committed when the block ends."""
+        return self._session(self._writes, doing)
+
+    def _match(self, session: Session, match_id: int, *, lock: bool = False) -> MatchRow:
+        if isinstance(match_id, bool) or not isinstance(match_id, int):
+            raise UnknownMatchError(f"a match id is an integer, not {match_id!r}")
+        row = None
+        if SEED_RANGE[0] <= match_id <= SEED_RANGE[1]:  # beyond 64 bits no row can have it (and drivers overflow)
+            row = session.get(MatchRow, match_id, with_for_update=lock)
+        if row is None:
+            raise UnknownMatchError(
+                f"there is no match {match_id} in the database at {self.url} (list_matches() shows the stored ones)"
+            )
+        return row
+
+    def _action_rows(self, session: Session, row: MatchRow) -> list[ActionRow]:
+        rows = list(
+            session.scalars(
+                select(ActionRow).where(ActionRow.match_id == row.id).order_by(ActionRow.action_index)
+            ).all()
+        )
+        indexes = [r.action_index for r in rows]
+        if indexes != list(range(row.action_count)):
+            raise CorruptRecordError(
+                f"match {row.id}: says it has {row.action_count} actions, but its action rows are numbered "
+                f"{_ranges(indexes)}"
+            )
+        return rows
+
+    def _player_id(self, session: Session, info: PlayerInfo) -> int:
+        query = select(PlayerRow.id).where(PlayerRow.name == info.name, PlayerRow.kind == info.kind)
+        found = session.scalar(query)
+        if found is not None:
+            return found
+        try:
+            with session.begin_nested():
+                player = PlayerRow(name=info.name, kind=info.kind)
+                session.add(player)
+            return player.id
+        except exc.IntegrityError:  # created meanwhile by another process
+            found = session.scalar(query)
+            if found is None:
+                raise
+            return found
+
+    def _infos(
+        self, doing: str, match_id: int | None, status: str | None = None, event: str | None = None
+    ) -> list[MatchInfo]:
+        first, second = aliased(PlayerRow), aliased(PlayerRow)
+        query = (
+            select(MatchRow, first, second)
+            .join(first, MatchRow.player1_id == first.id)
+            .join(second, MatchRow.player2_id == second.id)
+            .order_by(MatchRow.id)
+        )
+        if match_id is not None:
+            query = query.where(MatchRow.id == match_id)
+        if status is not None:
+            query = query.where(MatchRow.status == status)
+        if event is not None:
+            query = query.where(MatchRow.event == event)
+        with self._read(doing) as session:
+            if match_id is not None:
+                self._match(session, match_id)
+            out = []
+            for row, p1, p2 in session.execute(query):
+                result = None if row.result is None else _parse(row.id, "result", Result.from_json, row.result)
+                out.append(
+                    MatchInfo(
+                        id=row.id,
+                        players=(PlayerInfo(p1.name, p1.kind), PlayerInfo(p2.name, p2.kind)),
+                        status=row.status,
+                        seed=row.seed,
+                        actions=row.action_count,
+                        result=result,
+                        created_at=_utc(row.created_at),
+                        updated_at=_utc(row.updated_at),
+                        event=row.event,
+                        has_token=row.token_hash is not None,
+                    )
+                )
+            return out
+
+
+def open_store(url: str | os.PathLike[str] | None = None) -> Store:
+    """Open the match-records database at ``url`` and bring its tables to the current schema.
+
+    ``url`` is any SQLAlchemy URL (``sqlite:///path.sqlite3``, ``postgresql+psycopg://user:pw@host/db``) or a
+    path of an SQLite file. Without it: ``$KAISA_DB`` (a URL or a path), else ``kaisa.sqlite3`` in the user's
+    data directory (``platformdirs.user_data_dir("kaisa")``). Raises :class:`DatabaseUnavailableError` for a
+    malformed URL, an unknown driver or a database that cannot be reached."""
+    parsed = parse_url(url)
+    engine = make_engine(parsed)
+    try:
+        migrate(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return Store(engine)
+
+
+# --- values --------------------------------------------------------------------------------------------
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(moment: datetime) -> datetime:
+    """The moment in UTC. SQLite gives timestamps back without their zone; they were written in UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _status(state: MatchState) -> str:
+    return "over" if state.phase is Phase.OVER else "playing"
+
+
+def _plain(value: JSONObject, what: str) -> JSONObject:
+    """``value`` as it reads back from a JSON column (lists for tuples), refusing what JSON cannot hold."""
+    try:
+        plain = json.loads(dumps(value))
+    except (TypeError, ValueError) as error:
+        raise StorageError(f"{what} cannot be stored as JSON: {error}") from None
+    assert isinstance(plain, dict)
+    return plain
+
+
+def _outcome_json(outcome: Outcome) -> JSONObject:
+    """The outcome's JSON without the simulated records' animation trajectories (large, and recomputable by
+    replaying the stroke)."""
+    out = outcome.to_json()
+    for record in out.get("records", []):
+        record.pop("trajectories", None)
+    return out
+
+
+def _json_object(data: object) -> JSONObject:
+    if not isinstance(data, dict):
+        raise FormatError(f"expected a JSON object, not {type(data).__name__}")
+    return data
+
+
+def _parse(match_id: int, what: str, parse: Callable[[Any], T], data: object) -> T:
+    try:
+        return parse(data)
+    except (FormatError, KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+        raise CorruptRecordError(
+            f"match {match_id}: the stored {what} is corrupt ({error}); it was not written by kaisa's storage "
+            "or was edited by hand"
+        ) from None
+
+
+def _player_infos(
+    config: MatchConfig, players: Sequence[PlayerInfo | str] | None, kinds: tuple[str, str] | None
+) -> tuple[PlayerInfo, PlayerInfo]:
+    if players is not None and kinds is not None:
+        raise StorageError("give the players either as PlayerInfo(name, kind) or as kinds for config.players, not both")
+    if players is None:
+        kinds = kinds or ("human", "human")
+        if len(kinds) != 2:
+            raise StorageError(f"a match has two players, so two kinds, not {len(kinds)}")
+        players = [PlayerInfo(name, kind) for name, kind in zip(config.players, kinds, strict=True)]
+    chosen = list(players)
+    if len(chosen) != 2:
+        raise StorageError(f"a match has two players, not {len(chosen)}")
+    infos = [PlayerInfo(p) if isinstance(p, str) else p for p in chosen]
+    for info in infos:
+        if not 0 < len(info.name) <= PLAYER_NAME_LENGTH:
+            raise StorageError(f"a player's name has 1 to {PLAYER_NAME_LENGTH} characters, not {len(info.name)}")
+        if not 0 < len(info.kind) <= PLAYER_KIND_LENGTH:
+            raise StorageError(f"a player's kind has 1 to {PLAYER_KIND_LENGTH} characters, not {len(info.kind)}")
+    return infos[0], infos[1]
+
+
+def _ranges(indexes: list[int]) -> str:
+    if len(indexes) <= 12:
+        return str(indexes)
+    return f"[{', '.join(map(str, indexes[:5]))}, ..., {', '.join(map(str, indexes[-5:]))}] ({len(indexes)} rows)"
+
+
+__all__ = ["MatchInfo", "MatchRecorder", "PlayerInfo", "Store", "StoredAction", "open_store"]

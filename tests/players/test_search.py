@@ -1,0 +1,208 @@
+"""The search players: physics-refined aim, levels, determinism, legal placements, a match between levels."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from kaisa.call import format_call, parse_call
+from kaisa.game import Match, MatchConfig, MatchState, Phase
+from kaisa.layouts import random_layout
+from kaisa.model import BallId, Position, Stroke
+from kaisa.physics import simulate
+from kaisa.players import make_player, play_match
+from kaisa.players.search import LEVELS, SearchPlayer, advise, find_window
+from kaisa.players.shots import generate
+from kaisa.referee import GameState, judge, observe
+from kaisa.referee.opening import check_hand_placement
+from kaisa.table import OFFICIAL, PocketId
+
+R = OFFICIAL.ball_radius
+
+
+def straight_in() -> Position:
+    """K 0.4 m from FL on its axis, W1 0.5 m behind it on the same line: the easiest pot on the table."""
+    fl = OFFICIAL.pockets[PocketId.FL]
+    (cx, cy), (ax, ay) = fl.mouth_centre, fl.axis
+    return Position({"W1": (cx - ax * 0.9, cy - ay * 0.9), "K": (cx - ax * 0.4, cy - ay * 0.4), "R1": (1.1, 0.5)})
+
+
+def rule(position: Position, call, stroke: Stroke, game: GameState | None = None):
+    game = game or GameState()
+    return judge(observe(simulate(position, stroke), call), call, game)
+
+
+def test_a_straight_in_pot_is_found_and_made():
+    player = SearchPlayer("master", seed=1, noise=0.0, parallel=False)
+    best = player.decide(straight_in(), GameState())
+    assert best.call is not None
+    assert format_call(best.call) == "K FL"
+    assert best.p_pot == 1.0
+    ruling = rule(straight_in(), best.call, best.stroke)
+    assert ruling.legal_pot
+    assert ruling.points >= 6
+
+
+def test_the_window_is_found_around_a_geometric_aim_and_centred():
+    position = straight_in()
+    candidate = next(c for c in generate(position, GameState()) if format_call(c.call) == "K FL")
+    window = find_window(position, candidate, GameState(), 0.8, 0.08)
+    assert window is not None
+    assert window.width > 0.05
+    for edge in (-0.45, 0.45):  # inside the window, a little off its centre, still pots
+        inside = Stroke(BallId.W1, window.stroke.speed, window.stroke.direction + edge * window.width)
+        assert rule(position, candidate.call, inside).legal_pot
+
+
+def test_a_blocked_pot_is_not_chosen():
+    position = straight_in()
+    fl = OFFICIAL.pockets[PocketId.FL]
+    (cx, cy), (ax, ay) = fl.mouth_centre, fl.axis
+    blocked = position.with_ball(BallId.R2, (cx - ax * 0.15, cy - ay * 0.15))  # between K and the pocket
+    best = SearchPlayer("club", seed=1, noise=0.0, parallel=False).decide(blocked, GameState())
+    assert best.call is None or format_call(best.call) != "K FL"
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_calls_parse_and_decisions_are_deterministic_per_seed(level):
+    position = random_layout(np.random.default_rng(11))
+    first = SearchPlayer(level, seed=4, parallel=False).shot(position, GameState(), OFFICIAL, 3)
+    again = SearchPlayer(level, seed=4, parallel=True).shot(position, GameState(), OFFICIAL, 3)
+    assert first == again
+    call, stroke = first
+    if call is not None:
+        assert parse_call(format_call(call)) == call
+        call.check_shooter(BallId.W1)
+    assert stroke.ball is BallId.W1
+
+
+def test_ball_in_hand_placement_is_always_legal():
+    rng = np.random.default_rng(21)
+    for i in range(4):
+        position = random_layout(rng).without(BallId.W1)
+        game = GameState(in_hand=frozenset({BallId.W1}))
+        call, stroke = SearchPlayer("club", seed=i, parallel=False).shot(position, game, OFFICIAL, i)
+        assert stroke.place is not None
+        check_hand_placement(position, BallId.W1, stroke.place)
+        ruling = rule(position, call, stroke, game)
+        assert ruling.shooter is BallId.W1
+
+
+def test_the_beginner_makes_sensible_strokes():
+    """Not random: from every position it hits a ball, mostly without a foul."""
+    rng = np.random.default_rng(5)
+    fouls = 0
+    for i in range(6):
+        position = random_layout(rng)
+        call, stroke = SearchPlayer("beginner", seed=i, parallel=False).shot(position, GameState(), OFFICIAL, i)
+        record = simulate(position, stroke)
+        assert any(e.type == "ball" for e in record.events), "the beginner's stroke touched no ball"
+        fouls += bool(rule(position, call, stroke).fouls)
+    assert fouls <= 2
+
+
+def test_the_advisor_lists_calls_with_their_odds():
+    ranked = advise(straight_in(), GameState(), level="club")
+    assert ranked
+    top = ranked[0]
+    assert top.call is not None
+    assert 0.0 <= top.p_pot <= 1.0
+    assert 0.0 <= top.p_foul <= 1.0
+    assert math.isfinite(top.expected_points)
+    assert [e.score for e in ranked[:-1]] == sorted((e.score for e in ranked[:-1]), reverse=True)
+
+
+@pytest.mark.slow
+def test_a_short_seeded_match_between_levels_completes():
+    """From 50-50 in play, a beginner and a club player finish the game."""
+    start = Match().initial_state()
+    state = MatchState(
+        phase=Phase.PLAY,
+        position=start.position.with_ball(BallId.W1, (0.5, 0.4)).with_ball(BallId.W2, (1.0, 2.5)),
+        game=GameState(scores={BallId.W1: 50, BallId.W2: 50}),
+        owners=(BallId.W1, BallId.W2),
+        innings={BallId.W1: 1, BallId.W2: 0},
+    )
+    match = Match(MatchConfig(players=("beginner", "club")), state=state)
+    play_match(match, (make_player("beginner", "b", 1), make_player("club", "c", 2)), max_actions=400)
+    assert match.over
+    assert match.state.result is not None
+    assert max(match.state.result.recorded.values()) == 60
+
+
+def test_3_near_60_a_finishing_pot_counts_as_a_win():
+    """Section 3: at 57 the kaisa pot ends the game; the evaluation sees the win, not only the points."""
+    player = SearchPlayer("master", seed=1, noise=0.0, parallel=False)
+    early = player.decide(straight_in(), GameState())
+    late = player.decide(straight_in(), GameState(scores={BallId.W1: 57, BallId.W2: 30}))
+    assert early.p_win == 0.0
+    assert late.call is not None
+    assert format_call(late.call) == "K FL"
+    assert late.p_win == 1.0
+    assert late.score > early.score + 5
+
+
+def test_a_short_straight_pot_by_the_pocket_is_played_with_a_stun_not_followed_in():
+    """7a: a rolling cue ball would follow R1 into FL; the generator draws it to a stop instead."""
+    fl = OFFICIAL.pockets[PocketId.FL]
+    (cx, cy), (ax, ay) = fl.mouth_centre, fl.axis
+    position = Position(
+        {"W1": (cx - ax * 0.55, cy - ay * 0.55), "R1": (cx - ax * 0.25, cy - ay * 0.25), "K": (0.71, 1.42)}
+    )
+    straight = next(c for c in generate(position, GameState()) if format_call(c.call) == "R1 FL")
+    assert straight.kind == "direct"
+    assert straight.stroke.follow < 0
+    best = SearchPlayer("beginner", seed=3, noise=0.0, parallel=False).decide(position, GameState())
+    assert best.call is not None
+    assert format_call(best.call) == "R1 FL"
+    ruling = rule(position, best.call, best.stroke)
+    assert ruling.legal_pot
+    assert not ruling.fouls
+
+
+def test_the_position_value_prices_a_hanging_kaisa_for_the_player_to_move():
+    """The next shot's expected points: a kaisa on the lip of a corner is worth nearly its 6 points; with the
+    mover at 55 the pot would also win the game (3), which counts on top."""
+    player = SearchPlayer("master", seed=1, parallel=False)
+    fl = OFFICIAL.pockets[PocketId.FL]
+    (cx, cy), (ax, ay) = fl.mouth_centre, fl.axis
+    hanging = Position({"W1": (0.4, 0.5), "W2": (cx - ax * 0.5, cy - ay * 0.5), "K": (cx - ax * 0.1, cy - ay * 0.1)})
+    w2 = GameState(shooter=BallId.W2)
+    value = player.next_shot_value(hanging, w2)
+    assert 4.0 < value <= 6.0
+    near_60 = GameState(shooter=BallId.W2, scores={BallId.W1: 20, BallId.W2: 55})
+    assert player.next_shot_value(hanging, near_60) > value + 5.0
+    # the same balls spread along the cushions leave far less
+    apart = Position({"W1": (0.4, 0.5), "W2": (0.1, 1.4), "K": (1.3, 1.6)})
+    assert player.next_shot_value(apart, w2) < value / 2
+
+
+def test_a_safety_is_chosen_when_no_pot_is_worth_it_and_leaves_the_opponent_little():
+    """Every object ball frozen to a cushion away from the pockets and only direct pots in mind: master plays
+    no call, hits a ball legally under noise, and leaves the opponent less than the position it found."""
+    w, length = OFFICIAL.width, OFFICIAL.length
+    position = Position(
+        {
+            "W1": (0.7, 1.0),
+            "W2": (R + 1e-6, 0.9),
+            "K": (w - R - 1e-6, 0.8),
+            "R1": (R + 1e-6, 2.1),
+            "R2": (0.35, length - R - 1e-6),
+        }
+    )
+    player = SearchPlayer("master", seed=2, parallel=False)
+    player.level = replace(LEVELS["master"], kinds=("direct",))
+    best = player.decide(position, GameState())
+    assert best.kind == "safety"
+    assert best.call is None
+    assert best.p_foul < 0.5
+    assert 0.0 <= best.p_pot <= 1.0
+    before = player.next_shot_value(position, GameState(shooter=BallId.W2))
+    assert before > 0.1  # a kick or a bank for the opponent
+    assert -best.position_value < before / 2
+    again = SearchPlayer("master", seed=2, parallel=True)
+    again.level = player.level
+    assert again.decide(position, GameState()) == best

@@ -1,0 +1,656 @@
+"""The browser table end to end: a real server (uvicorn in a background thread over a temporary SQLite store) and
+the page in a real headless Chromium, driven with Playwright.
+
+The browser is Debian's ``chromium`` (``/usr/bin/chromium``; ``apt-get install -y chromium``, which .ci/run does
+on a fresh machine); Playwright's own browser downloads are not used. Without Chromium the tests fail with a
+message saying what to install; they are never skipped. Screenshots of the table go to ``test-artifacts/``.
+
+The computer players are deterministic for a seed and the physics is deterministic, so every stroke here has one
+outcome; animations run at 8x (a page setting kept in localStorage) to keep the suite quick.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect
+
+from kaisa.records.storage import open_store
+from kaisa.web import create_app
+from tests.browser import chromium, chromium_executable
+from tests.postgres_server import free_port
+
+pytestmark = pytest.mark.slow
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+W, L, R = 1.42, 2.84, 0.034
+HEAD_STRING, CENTRE_LINE = L / 4, L / 2
+WAIT = 60_000  # ms: a computer's turn with its animations, on a busy machine
+SEED = 7
+
+
+# --- the server ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _advisor_workers_started_first() -> None:
+    """Start the advisor's worker processes before the browser and the servers exist.
+
+    The advisor (/api/study/advise) runs its simulations in a process pool that forks the whole process on first
+    use. Forked while Playwright runs, the workers would inherit the Playwright driver's pipes (so closing
+    Playwright would wait for them); they close inherited sockets themselves (see
+    test_port_is_free_after_the_advisor_ran), not pipes. Forked here, they inherit neither.
+    """
+    from kaisa.players.search import _pool
+
+    assert _pool().submit(int, 1).result(timeout=60) == 1
+
+
+class LiveServer:
+    """``kaisa play``'s app on a SQLite file, served by uvicorn in a thread; ``restart`` serves the same file again
+    from a new app and store on the same port (a server restart)."""
+
+    def __init__(self, db: Path, port: int) -> None:
+        self.db, self.port = db, port
+        self.url = f"http://127.0.0.1:{port}/"
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        store = open_store(f"sqlite:///{self.db}")
+        config = uvicorn.Config(
+            create_app(store, close_store=True), host="127.0.0.1", port=self.port, log_level="warning"
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, name=f"kaisa-web-{self.port}", daemon=True)
+        thread.start()
+        self._server, self._thread = server, thread
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if not thread.is_alive():
+                raise RuntimeError(f"the web server on port {self.port} stopped while starting")
+            try:
+                with urllib.request.urlopen(self.url + "api/table", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.05)
+        raise RuntimeError(f"the web server on port {self.port} did not answer within 30 s")
+
+    def stop(self) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(timeout=15)
+            assert not self._thread.is_alive(), "the web server thread did not stop"
+        self._server = self._thread = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            self.url + path.lstrip("/"), data=data, method=method, headers={"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return json.load(answer)
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("web") / "kaisa.sqlite3", free_port())
+    server.start()
+    yield server
+    server.stop()
+
+
+# --- the browser -----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
+
+
+class PageErrors(list[str]):
+    pass
+
+
+def open_page(browser: Browser, width: int = 1280, height: int = 900, scale: float = 2) -> tuple[Page, PageErrors]:
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, device_scale_factor=scale, locale="en-US"
+    )
+    context.add_init_script(
+        "if (!localStorage.getItem('kaisa.animSpeed')) localStorage.setItem('kaisa.animSpeed', '8');"
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors = PageErrors()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    opened, errors = open_page(browser)
+    yield opened
+    opened.context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def goto(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def point(page: Page, attribute: str) -> tuple[float, float]:
+    """A ball position the table canvas reports (``data-cue``, ``data-w2``), in metres."""
+    text = page.get_by_test_id("table").get_attribute(attribute)
+    assert text, f"the table reports no {attribute}"
+    x, y = (float(v) for v in text.split(","))
+    return x, y
+
+
+def client(page: Page, p: tuple[float, float]) -> tuple[float, float]:
+    x, y = page.evaluate("p => window.kaisa.toClient(p)", list(p))
+    return float(x), float(y)
+
+
+def drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """Press at table point ``start``, move to ``end`` and release, with the mouse."""
+    a, b = client(page, start), client(page, end)
+    page.mouse.move(*a)
+    page.mouse.down()
+    page.mouse.move(*b, steps=10)
+    page.mouse.up()
+
+
+def click_table(page: Page, p: tuple[float, float]) -> None:
+    page.mouse.click(*client(page, p))
+
+
+def segment_distance(p: tuple[float, float], a: list[float], b: list[float]) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy))
+
+
+def scoreboard(page: Page) -> dict[str, str]:
+    ids = ["score-0", "score-1", "innings-0", "innings-1", "fouls-0", "fouls-1"]
+    board = {i: page.get_by_test_id(i).inner_text() for i in ids}
+    board["phase"] = page.get_by_test_id("phase").get_attribute("data-phase") or ""
+    return board
+
+
+def wait_for_animation(page: Page, count_before: int) -> int:
+    """Wait until the table has finished one more animation; returns the frames it drew."""
+    page.wait_for_function(
+        "n => { const c = document.querySelector('[data-testid=table]');"
+        " return Number(c.dataset.animCount || 0) > n && c.dataset.animating === 'false'; }",
+        arg=count_before,
+        timeout=WAIT,
+    )
+    return int(page.get_by_test_id("table").get_attribute("data-anim-frames") or 0)
+
+
+def anim_count(page: Page) -> int:
+    return int(page.get_by_test_id("table").get_attribute("data-anim-count") or 0)
+
+
+def start_match_against(page: Page, live: LiveServer, name: str, level: str) -> int:
+    goto(page, live.url)
+    page.get_by_test_id("name-1").fill(name)
+    page.get_by_test_id("level").select_option(level)
+    page.get_by_test_id("form-computer").locator("summary").click()
+    page.get_by_test_id("seed").fill(str(SEED))
+    page.get_by_test_id("start-computer").click()
+    page.wait_for_url(re.compile(r".*#/match/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+# --- the tests -------------------------------------------------------------------------------------------------
+
+
+def test_missing_chromium_fails_with_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    with pytest.raises(RuntimeError, match=r"apt-get install -y chromium"):
+        chromium_executable(("/nonexistent/chromium",))
+
+
+def test_match_against_the_computer(live: LiveServer, page: Page) -> None:
+    """Lag, choice, the computer's W2, a called break that scores, a safety, the computer's inning; the same
+    match after a reload and after a server restart; rulings and labels in Finnish and English; undo."""
+    match_id = start_match_against(page, live, "Aino", "baseline")
+    phase = page.get_by_test_id("phase")
+    expect(phase).to_have_attribute("data-phase", "lag")
+    expect(page.get_by_test_id("name-0")).to_have_text("Aino")
+    expect(page.get_by_test_id("clock")).to_contain_text("no clock")
+
+    # the lag: Aino's W1 from the left half, the computer's stroke is its own (null in the request)
+    assert page.get_by_test_id("table").get_attribute("data-lag") == "0:0.3550,0.3550"
+    frames = anim_count(page)
+    page.get_by_test_id("shoot").click()
+    assert wait_for_animation(page, frames) > 10
+    expect(page.get_by_test_id("lag-result")).to_contain_text("Aino wins")
+    expect(phase).to_have_attribute("data-phase", "choose")
+    page.get_by_test_id("choose-W1").click()
+    # the computer places W2 (the page asks it), then Aino breaks from hand
+    expect(page.get_by_test_id("in-hand-0")).to_be_visible(timeout=WAIT)
+    expect(phase).to_have_attribute("data-phase", "play")
+    expect(page.get_by_test_id("prompt")).to_contain_text("ball in hand")
+
+    # ball in hand: drag W1 onto the line of a straight kaisa pot into FL
+    kaisa = (W / 2, L / 2)
+    mouth = (0.025455844122715707, L - 0.025455844122715707)
+    along = (mouth[0] - kaisa[0], mouth[1] - kaisa[1])
+    norm = math.hypot(*along)
+    target = (kaisa[0] - 0.9 * along[0] / norm, kaisa[1] - 0.9 * along[1] / norm)
+    drag(page, point(page, "data-cue"), target)
+    placed = point(page, "data-cue")
+    assert math.dist(placed, target) < 0.006
+    assert placed[1] < HEAD_STRING
+
+    # aiming with the pointer: press on the cloth and drag; the direction follows
+    drag(page, (0.3, 2.0), (0.25, 2.4))
+    aimed = float(page.get_by_test_id("direction").input_value())
+    expected = math.degrees(math.atan2(2.4 - placed[1], 0.25 - placed[0]))
+    assert abs(aimed - expected) < 1.0
+
+    # an illegal call: the server's reason is shown, and the stroke is not played
+    page.get_by_test_id("call-text").fill("W1 FR")
+    expect(page.get_by_test_id("call-status")).to_contain_text("own cue ball")
+    page.get_by_test_id("shoot").click()
+    expect(page.get_by_test_id("message")).to_be_visible()
+    expect(page.get_by_test_id("message-text")).to_contain_text("own cue ball")
+    page.get_by_test_id("message-close").click()
+
+    # call by clicking the kaisa and the pocket; the call is checked by the server
+    click_table(page, kaisa)
+    click_table(page, mouth)
+    expect(page.get_by_test_id("call-text")).to_have_value("K FL")
+    expect(page.get_by_test_id("call-status")).to_contain_text("valid call: K FL")
+    page.get_by_test_id("aim-call").click()
+    page.get_by_test_id("speed").fill("1.6")
+    expect(page.get_by_test_id("speed-out")).to_have_text("1.60 m/s")
+    screenshot(page, "match-aim.png")
+
+    frames = anim_count(page)
+    page.get_by_test_id("shoot").click()
+    assert wait_for_animation(page, frames) > 10
+    item = page.get_by_test_id("ruling-item").filter(has_text="Called the kaisa K into FL")
+    expect(item).to_be_visible()
+    expect(item).to_have_attribute("data-clause", "2")
+    expect(item.get_by_test_id("clause")).to_have_text("§ 2")
+    expect(page.get_by_test_id("ruling-summary")).to_contain_text("the inning continues")
+    expect(page.get_by_test_id("score-0")).to_have_text("6")
+    expect(page.get_by_test_id("run")).to_contain_text("6")
+    screenshot(page, "match-break-ruled.png")
+
+    # a safety without a call: the turn passes and the computer plays its inning
+    page.get_by_test_id("no-call").check()
+    page.get_by_test_id("speed").fill("1.0")
+    page.get_by_test_id("shoot").click()
+    expect(page.get_by_test_id("ruling-summary")).to_contain_text("the turn passes", timeout=WAIT)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=log-item]').length >= 3", timeout=WAIT)
+    expect(page.get_by_test_id("at-table-0")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_test_id("shoot")).to_be_enabled(timeout=WAIT)
+    expect(page.get_by_test_id("ruling-item").first).to_be_visible()
+    board = scoreboard(page)
+    assert board["phase"] == "play", board
+    assert board["innings-1"] != "0", board
+    view = live.api("GET", f"/api/matches/{match_id}")
+    assert board["score-0"] == str(view["scores"]["W1"])
+    assert board["score-1"] == str(view["scores"]["W2"])
+    screenshot(page, "match-after-computer.png")
+
+    # a reload finds the same match; so does a reload after a server restart
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.get_by_test_id("score-0")).to_have_text(board["score-0"])
+    assert scoreboard(page) == board
+    live.restart()
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.get_by_test_id("score-0")).to_have_text(board["score-0"])
+    assert scoreboard(page) == board
+    assert page.url.endswith(f"#/match/{match_id}")
+    expect(page.get_by_test_id("ruling-item").first).to_be_visible()
+
+    # the language switch changes the referee's words and the labels, and is remembered
+    english = page.get_by_test_id("ruling-text").all_inner_texts()
+    page.get_by_test_id("lang-fi").click()
+    expect(page.get_by_test_id("nav-history")).to_have_text("Historia")
+    expect(page.get_by_test_id("phase")).to_have_text("Vaihe: Peli")
+    expect(page.get_by_test_id("shoot")).to_have_text("Lyö")
+    finnish = page.get_by_test_id("ruling-text").all_inner_texts()
+    assert finnish != english
+    assert len(finnish) == len(english)
+    assert any("Lyöntivuoro" in text or "Maalattu" in text or "Virhe" in text for text in finnish), finnish
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.get_by_test_id("nav-history")).to_have_text("Historia")
+    screenshot(page, "match-finnish.png")
+    page.get_by_test_id("lang-en").click()
+    expect(page.get_by_test_id("nav-history")).to_have_text("History")
+    expect(page.get_by_test_id("ruling-text").first).to_have_text(english[0])
+
+    # undo takes back Aino's safety and the computer's inning after it
+    page.get_by_test_id("undo").click()
+    expect(page.get_by_test_id("score-0")).to_have_text("6")
+    expect(page.get_by_test_id("score-1")).to_have_text("0")
+    expect(page.get_by_test_id("at-table-0")).to_be_visible()
+    assert live.api("GET", f"/api/matches/{match_id}")["scores"] == {"W1": 6, "W2": 0}
+
+
+def test_two_players_lag_placement_and_ball_in_hand(live: LiveServer, page: Page) -> None:
+    """Two people at one screen with the competition clock: both lag balls stay in their halves, W2 stays out of
+    the kaisa's corridors and beyond the centre line, the ball in hand stays behind the head string and off the
+    other balls; a clock break extends the limit."""
+    goto(page, live.url)
+    page.get_by_test_id("two-name-1").fill("Eero")
+    page.get_by_test_id("two-name-2").fill("Helmi")
+    page.get_by_test_id("two-clock-on").check()
+    page.get_by_test_id("start-two").click()
+    page.wait_for_url(re.compile(r".*#/match/\d+$"))
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "lag")
+    expect(page.get_by_test_id("clock-time")).to_have_text("0:00 / 60:00")
+    expect(page.get_by_test_id("undo")).to_be_hidden()
+
+    # each lag ball stays in its own half behind the head string
+    drag(page, (W / 4, L / 8), (W * 0.9, L * 0.6))
+    lags = dict(part.split(":") for part in (page.get_by_test_id("table").get_attribute("data-lag") or "").split(";"))
+    x0, y0 = (float(v) for v in lags["0"].split(","))
+    assert x0 < W / 2, lags
+    assert y0 < HEAD_STRING, lags
+    page.get_by_test_id("lag-active-1").click()
+    expect(page.get_by_test_id("prompt")).to_contain_text("Helmi (W2)")
+    drag(page, (3 * W / 4, L / 8), (0.1, L / 8))
+    lags = dict(part.split(":") for part in (page.get_by_test_id("table").get_attribute("data-lag") or "").split(";"))
+    x1, _ = (float(v) for v in lags["1"].split(","))
+    assert x1 > W / 2, lags
+    drag(page, (x1, L / 8), (3 * W / 4, L / 8))  # back to a plain lag
+    page.get_by_test_id("direction").fill("90")
+    page.get_by_test_id("direction").press("Tab")
+    page.get_by_test_id("speed").fill("1.3")  # shorter than Eero's: level lags would be played again
+    page.get_by_test_id("lag-active-0").click()
+    expect(page.get_by_test_id("speed-out")).to_have_text("1.41 m/s")
+    drag(page, (x0, y0), (W / 4, L / 8))
+    frames = anim_count(page)
+    page.get_by_test_id("shoot").click()
+    wait_for_animation(page, frames)
+    expect(page.get_by_test_id("lag-result")).to_contain_text("Eero wins")
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "choose")
+
+    # the winner takes W2 and places it first
+    page.get_by_test_id("choose-W2").click()
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "place-w2")
+    match_id = int(page.url.rsplit("/", 1)[1])
+    corridors = live.api("GET", f"/api/matches/{match_id}")["w2_corridors"]
+    assert len(corridors) == 2
+    start = point(page, "data-w2")
+    on_line = (W / 2 - 0.3, L / 2 + 0.6)  # on the kaisa's line to FL
+    drag(page, start, on_line)
+    w2 = point(page, "data-w2")
+    for corridor in corridors:
+        assert segment_distance(w2, corridor["from"], corridor["to"]) >= corridor["clearance"], (w2, corridor)
+    drag(page, w2, (W / 2 + 0.4, L / 2 - 0.4))  # towards the head: stays beyond the centre line
+    w2 = point(page, "data-w2")
+    assert w2[1] > CENTRE_LINE
+    screenshot(page, "place-w2-corridors.png")
+    page.get_by_test_id("place-w2").click()
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "play")
+
+    # W1 breaks from hand: it stays behind the head string, inside the cushions, off the red on the string
+    cue = point(page, "data-cue")
+    drag(page, cue, (1.0, 1.3))
+    cue = point(page, "data-cue")
+    assert cue[1] < HEAD_STRING
+    assert R <= cue[0] <= W - R
+    drag(page, cue, (W / 2, HEAD_STRING))  # onto R1 on the head-string spot
+    cue = point(page, "data-cue")
+    assert math.dist(cue, (W / 2, HEAD_STRING)) >= 2 * R
+    assert cue[1] < HEAD_STRING
+    drag(page, cue, (-0.5, 0.2))  # beyond the left cushion
+    cue = point(page, "data-cue")
+    assert cue[0] >= R
+    screenshot(page, "ball-in-hand.png")
+
+    # the cue tip: a click outside the legal circle is clamped to half the ball radius
+    tip = page.get_by_test_id("tip")
+    box = tip.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)
+    expect(page.get_by_test_id("tip-out")).to_have_text("side 0.00 · draw 0.50")
+    page.mouse.click(box["x"] + box["width"] * 0.9, box["y"] + box["height"] * 0.1)
+    side, follow = float(tip.get_attribute("data-side") or 0), float(tip.get_attribute("data-follow") or 0)
+    assert side > 0
+    assert follow > 0
+    assert math.hypot(side, follow) <= 0.5 + 1e-9
+    page.get_by_test_id("tip-centre").click()
+    expect(page.get_by_test_id("tip-out")).to_have_text("side 0.00 · follow 0.00")
+    page.get_by_test_id("elevation").fill("30")
+    expect(page.get_by_test_id("elevation-out")).to_have_text("30°")
+
+    # one break per player, added to the playing time (6)
+    page.get_by_test_id("take-break").click()
+    expect(page.get_by_test_id("resume")).to_be_visible()
+    page.wait_for_timeout(1100)
+    page.get_by_test_id("resume").click()
+    expect(page.get_by_test_id("clock-time")).to_contain_text("/ 60:0")
+    expect(page.get_by_test_id("clock-time")).not_to_contain_text("/ 60:00")
+    expect(page.get_by_test_id("take-break")).to_be_hidden()
+
+
+def test_clock_final_innings_and_shootout(live: LiveServer, page: Page) -> None:
+    """The competition clock runs out (strokes sent through the API with their seconds): the warning, the final
+    innings, then the shoot-out lag on an empty table played on the page, and the shoot-out on the scoreboard."""
+    created = live.api(
+        "POST",
+        "/api/matches",
+        {"players": [{"name": "Eero", "kind": "human"}, {"name": "Helmi", "kind": "human"}], "clock": "wall"},
+    )
+    match_id = created["id"]
+    lags = [
+        {"ball": "W1", "speed": 1.41, "direction": 90, "place": [W / 4, L / 8]},
+        {"ball": "W2", "speed": 1.30, "direction": 90, "place": [3 * W / 4, L / 8]},
+    ]
+    live.api("POST", f"/api/matches/{match_id}/lag", {"strokes": lags})
+    live.api("POST", f"/api/matches/{match_id}/choose", {"cue_ball": "W1"})
+    view = live.api("POST", f"/api/matches/{match_id}/place-w2", {"point": [W / 2, 2.6]})["match"]
+
+    def safety(seconds: float) -> dict[str, Any]:
+        stroke: dict[str, Any] = {"ball": view["shooter"], "speed": 0.6, "direction": 90}
+        if view["from_hand"]:
+            stroke["place"] = [0.3, 0.3]
+        played = live.api("POST", f"/api/matches/{match_id}/shot", {"call": None, "stroke": stroke, "seconds": seconds})
+        return dict(played["match"])
+
+    view = safety(3400)  # five minutes left
+    goto(page, f"{live.url}#/match/{match_id}")
+    expect(page.get_by_test_id("clock-time")).to_contain_text("56:40 / 60:00")
+    expect(page.get_by_test_id("clock-warning")).to_be_visible()
+    view = safety(300)  # time is up: two final innings each, the W2 player last
+    page.reload()
+    expect(page.get_by_test_id("clock-final")).to_contain_text("final innings W1, W2, W1, W2")
+    expect(page.get_by_test_id("outcome-note")).to_contain_text("time is up")
+    for _ in range(4):
+        view = safety(10)
+    assert view["phase"] == "shootout-lag"
+    page.reload()
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "shootout-lag")
+    expect(page.get_by_test_id("table")).to_have_attribute("data-balls", "W1,W2")  # the lag on an empty table
+    page.get_by_test_id("lag-active-1").click()
+    page.get_by_test_id("speed").fill("1.3")
+    frames = anim_count(page)
+    page.get_by_test_id("shoot").click()
+    wait_for_animation(page, frames)
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "shootout")
+    expect(page.get_by_test_id("shootout")).to_contain_text("Eero (W1) 0/10 innings")
+    expect(page.get_by_test_id("table")).to_have_attribute("data-balls", "K,W1")
+    expect(page.get_by_test_id("in-hand-0")).to_be_visible()
+    screenshot(page, "shootout.png")
+    page.get_by_test_id("lang-fi").click()
+    expect(page.get_by_test_id("shootout")).to_contain_text("Rankkari")
+    expect(page.get_by_test_id("clock-final")).to_contain_text("viimeiset lyöntivuorot on pelattu")
+
+
+def test_study_advise_and_shot(live: LiveServer, page: Page) -> None:
+    """The study table: drag a ball anywhere, ask the advisor, load its call, play it and see it ruled."""
+    goto(page, live.url + "#/study")
+    table = page.get_by_test_id("table")
+    expect(table).to_have_attribute("data-phase", "study")
+    drag(page, (W / 2, L / 2), (W / 2 + 0.2, L * 0.7))  # the kaisa, beyond any placement rule
+    page.get_by_test_id("advise-level").select_option("beginner")
+    page.get_by_test_id("advise").click()
+    expect(page.get_by_test_id("advice-item").first).to_be_visible(timeout=WAIT)
+    count = int(table.get_attribute("data-advice-count") or 0)
+    assert count == page.get_by_test_id("advice-item").count() >= 1
+    screenshot(page, "study-advice.png")
+    page.get_by_test_id("advice-item").first.click()
+    frames = anim_count(page)
+    page.get_by_test_id("shoot").click()
+    wait_for_animation(page, frames)
+    expect(page.get_by_test_id("ruling-summary")).to_be_visible()
+    expect(page.get_by_test_id("study-back")).to_be_enabled()
+
+
+def test_history_lists_and_replays_a_match(live: LiveServer, page: Page) -> None:
+    created = live.api(
+        "POST",
+        "/api/matches",
+        {"players": [{"name": "Saara", "kind": "human"}, {"name": "Botti", "kind": "baseline"}], "seed": SEED},
+    )
+    match_id = created["id"]
+    lag = {"ball": "W1", "speed": 1.41, "direction": 90, "place": [W / 4, L / 8]}
+    live.api("POST", f"/api/matches/{match_id}/lag", {"strokes": [lag, None]})
+    goto(page, live.url + "#/history")
+    row = page.locator(f"[data-testid=history-row][data-match-id='{match_id}']")
+    expect(row).to_contain_text("Saara")
+    expect(row.get_by_test_id("continue")).to_be_visible()
+    row.get_by_test_id("replay").click()
+    page.wait_for_url(re.compile(rf".*#/replay/{match_id}/-1$"))
+    expect(page.get_by_test_id("replay-step")).to_have_text("action 0 / 1")
+    frames = anim_count(page)
+    page.get_by_test_id("replay-next").click()
+    assert wait_for_animation(page, frames) > 10
+    expect(page.get_by_test_id("replay-step")).to_have_text("action 1 / 1")
+    expect(page.get_by_test_id("lag-result")).to_contain_text("wins")
+    screenshot(page, "replay-lag.png")
+    goto(page, live.url + "#/history")
+    page.locator(f"[data-testid=history-row][data-match-id='{match_id}']").get_by_test_id("continue").click()
+    page.wait_for_url(re.compile(rf".*#/match/{match_id}$"))
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "choose")
+
+
+def test_replayed_view_is_the_match_after_that_action(live: LiveServer) -> None:
+    created = live.api(
+        "POST", "/api/matches", {"players": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}]}
+    )
+    match_id = created["id"]
+    lags = [
+        {"ball": "W1", "speed": 1.41, "direction": 90, "place": [W / 4, L / 8]},
+        {"ball": "W2", "speed": 1.30, "direction": 90, "place": [3 * W / 4, L / 8]},
+    ]
+    live.api("POST", f"/api/matches/{match_id}/lag", {"strokes": lags})
+    live.api("POST", f"/api/matches/{match_id}/choose", {"cue_ball": "W1"})
+    live.api("POST", f"/api/matches/{match_id}/place-w2", {"point": [W / 2, 2.6]})
+    scratch = {"ball": "W1", "speed": 1.0, "direction": 225, "place": [0.2, 0.2]}  # straight into HL: 7a
+    played = live.api("POST", f"/api/matches/{match_id}/shot", {"call": None, "stroke": scratch})
+    assert played["match"]["fouls"] == {"W1": 1, "W2": 0}
+    replayed = live.api("GET", f"/api/matches/{match_id}/actions/2/animation")["match"]  # W2's placement
+    assert replayed["phase"] == "play"
+    assert replayed["fouls"] == {"W1": 0, "W2": 0}
+    assert replayed["actions"] == 3
+
+
+def test_phone_layout_fits_and_is_crisp(live: LiveServer, browser: Browser) -> None:
+    page, errors = open_page(browser, width=390, height=844, scale=3)
+    try:
+        created = live.api(
+            "POST", "/api/matches", {"players": [{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}]}
+        )
+        goto(page, f"{live.url}#/match/{created['id']}")
+        table = page.get_by_test_id("table")
+        expect(table).to_have_attribute("data-phase", "lag")
+        box = table.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 390
+        assert box["height"] <= 844
+        size = page.evaluate(
+            "() => { const c = document.querySelector('canvas#table'); return [c.width, c.clientWidth]; }"
+        )
+        assert size[0] == round(size[1] * 3)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        screenshot(page, "phone-lag.png")
+    finally:
+        page.context.close()
+    assert not errors, errors
+
+
+RESTART_AFTER_ADVICE = """
+import json, socket, sys, threading, time, urllib.request
+import uvicorn
+from kaisa.records.storage import open_store
+from kaisa.web import create_app
+
+port, db = int(sys.argv[1]), sys.argv[2]
+server = uvicorn.Server(uvicorn.Config(create_app(open_store("sqlite:///" + db), close_store=True),
+                                       host="127.0.0.1", port=port, log_level="warning"))
+thread = threading.Thread(target=server.run, daemon=True)
+thread.start()
+for _ in range(600):
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/table", timeout=2)
+        break
+    except OSError:
+        time.sleep(0.05)
+position = {"W1": [0.5, 0.4], "K": [0.71, 1.42], "R1": [0.71, 0.71], "R2": [0.71, 2.13], "W2": [0.71, 2.6]}
+body = json.dumps({"position": {"balls": position}, "level": "beginner", "limit": 1}).encode()
+request = urllib.request.Request(f"http://127.0.0.1:{port}/api/study/advise", data=body,
+                                 headers={"content-type": "application/json"})
+urllib.request.urlopen(request, timeout=120).read()
+server.should_exit = True
+thread.join(30)
+probe = socket.socket()
+probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    probe.bind(("127.0.0.1", port))
+except OSError as error:
+    sys.exit(f"the stopped server's port {port} is still taken: {error}")
+print("port free")
+"""
+
+
+def test_port_is_free_after_the_advisor_ran(tmp_path: Path) -> None:
+    """A server that has answered /api/study/advise and then stopped leaves its port free for a restart. Run in a
+    fresh interpreter, so the advisor's pool is first used inside the server as in ``kaisa play``."""
+    done = subprocess.run(
+        [sys.executable, "-c", RESTART_AFTER_ADVICE, str(free_port()), str(tmp_path / "kaisa.sqlite3")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
