@@ -3,7 +3,8 @@
 
     python tasks.py run     install everything, then run the main job
     python tasks.py test    install everything, then run the whole test suite
-    python tasks.py lint    install everything, then run ruff (check and format --check) and mypy
+    python tasks.py lint    install everything, then run ruff (check and format --check), mypy and
+                            lint-imports (the layer contracts in pyproject.toml)
     python tasks.py bench   install everything, then run the benchmarks
 
 Installing means: a virtual environment in .venv, uv (pinned) inside it via pip, then exactly the
@@ -61,6 +62,7 @@ def main(argv: list[str]) -> None:
             run(tool("ruff"), "check", "src", "tests", "tasks.py"),
             run(tool("ruff"), "format", "--check", "src", "tests"),
             run(tool("mypy"), *rest),
+            run(tool("lint-imports"), "--no-cache"),  # no cache: nothing left behind in the working tree
         ),
         "bench": lambda: run(tool("kaisa"), "bench", "physics", *rest),
     }

@@ -1,0 +1,26 @@
+"""The layer contracts of pyproject.toml ([tool.importlinter]) hold: the shape of the house in DESIGN.md."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# lint-imports' own entry point, run in a child process: in-process it would reconfigure logging
+# (logging.config.dictConfig) and prepend to sys.path for the rest of the test session.
+# (``python -m importlinter.cli`` would not do: the module has no __main__ block and exits 0 unchecked.)
+LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+
+
+def test_the_import_contracts_are_kept() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", LINT_IMPORTS, "--no-cache", "--no-logo", str(ROOT / "pyproject.toml")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    report = result.stdout + result.stderr
+    assert result.returncode == 0, report
+    assert "0 broken" in report, report
