@@ -291,7 +291,7 @@ def test_a_corrupt_or_truncated_record_is_refused_without_touching_the_database(
     from kaisa.records.notation import write_match
     from kaisa.records.storage import open_store
 
-    match = Match(MatchConfig(players=("a", "b")))
+    match = Match(MatchConfig(players=("a", "b"), noise=(1.0, 1.0), seed=3))
     with pytest.raises(MatchStalledError):
         play_match(match, (BaselinePlayer("a", 3), BaselinePlayer("b", 4)), max_actions=25)
     text = write_match(match)

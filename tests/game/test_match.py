@@ -570,7 +570,7 @@ def test_1_2_opening_after_a_simulated_lag():
 
 
 def test_push_pop_restores_every_earlier_state_exactly_and_pushing_again_reproduces_them():
-    match = Match()
+    match = Match(MatchConfig(noise=(1.0, 1.0), seed=11))
     with pytest.raises(MatchStalledError):
         play_match(match, (BaselinePlayer("a", seed=11), BaselinePlayer("b", seed=12)), max_actions=120)
     assert len(match.stack) == 120
@@ -606,7 +606,7 @@ def assert_refused_pop(match: Match) -> None:
 
 @pytest.fixture(scope="module")
 def full_match() -> Match:
-    match = Match()
+    match = Match(MatchConfig(noise=(1.0, 1.0), seed=5))
     play_match(match, (BaselinePlayer("a", seed=5), BaselinePlayer("b", seed=6)), max_actions=5000)
     return match
 
@@ -792,7 +792,7 @@ def test_6_only_the_two_players_take_breaks(ball):
 def test_6_clocked_match_between_baselines_runs_into_the_shootout():
     """Sim clock at 200 s a stroke: the warning at 3300 s, time up at 3600 s, two final innings each with the W2
     player last, then the shoot-out with the game's scores, ten innings each."""
-    match = Match(MatchConfig(clock=ClockConfig("sim", 200.0)))
+    match = Match(MatchConfig(clock=ClockConfig("sim", 200.0), noise=(1.0, 1.0), seed=1))
     play_match(match, (BaselinePlayer("a", seed=1), BaselinePlayer("b", seed=2)), max_actions=2000)
     entries = match.stack
     play_shots = [e for e in entries if isinstance(e.action, Shot) and e.before.phase is Phase.PLAY]
@@ -869,7 +869,7 @@ def test_6_shootout_lag_equal_is_played_again():
 def test_6_shootout_between_baselines_ten_innings_each_higher_score_recorded_as_is():
     start = {W1: 25, W2: 22}
     state = MatchState(phase=Phase.SHOOTOUT_LAG, owners=(W2, W1), game=GameState(scores=start))
-    match = Match(state=state)
+    match = Match(MatchConfig(noise=(1.0, 1.0), seed=6), state=state)
     play_match(match, (BaselinePlayer("a", seed=5), BaselinePlayer("b", seed=6)), max_actions=500)
     so = match.state.shootout
     assert so is not None
@@ -929,7 +929,7 @@ def test_6_shootout_reaching_60_wins_at_once():
 
 def test_6_shootout_between_baselines_reaching_60_wins_at_once():
     state = MatchState(phase=Phase.SHOOTOUT_LAG, owners=(W2, W1), game=GameState(scores={W1: 50, W2: 54}))
-    match = Match(state=state)
+    match = Match(MatchConfig(noise=(1.0, 1.0), seed=5), state=state)
     play_match(match, (BaselinePlayer("a", seed=5), BaselinePlayer("b", seed=6)), max_actions=500)
     result = match.state.result
     assert result is not None

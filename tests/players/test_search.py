@@ -126,7 +126,7 @@ def test_a_short_seeded_match_between_levels_completes():
         owners=(BallId.W1, BallId.W2),
         innings={BallId.W1: 1, BallId.W2: 0},
     )
-    match = Match(MatchConfig(players=("beginner", "club")), state=state)
+    match = Match(MatchConfig(players=("beginner", "club"), noise=(2.0, 1.0), seed=1), state=state)
     play_match(match, (make_player("beginner", "b", 1), make_player("club", "c", 2)), max_actions=400)
     assert match.over
     assert match.state.result is not None

@@ -100,7 +100,7 @@ def hand_match() -> Match:
 
 @pytest.fixture(scope="module")
 def seeded_match() -> Match:
-    match = Match(MatchConfig(players=("Baseline A", "Baseline B")))
+    match = Match(MatchConfig(players=("Baseline A", "Baseline B"), noise=(1.0, 1.0), seed=2))
     with contextlib.suppress(MatchStalledError):
         play_match(match, (BaselinePlayer("Baseline A", seed=1), BaselinePlayer("Baseline B", seed=2)), max_actions=150)
     return match
@@ -108,7 +108,7 @@ def seeded_match() -> Match:
 
 @pytest.fixture(scope="module")
 def shootout_match() -> Match:
-    match = Match(MatchConfig(players=("Baseline A", "Baseline B"), clock=ClockConfig("sim", 30.0)))
+    match = Match(MatchConfig(players=("Baseline A", "Baseline B"), clock=ClockConfig("sim", 30.0), noise=(1.0, 1.0), seed=2))
     play_match(match, (BaselinePlayer("Baseline A", seed=1), BaselinePlayer("Baseline B", seed=2)), max_actions=600)
     assert match.state.result is not None
     assert match.state.shootout is not None

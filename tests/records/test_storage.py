@@ -42,7 +42,7 @@ from kaisa.records.storage.migrations import head_revision
 from kaisa.records.storage.models import ActionRow, Base, MatchRow
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, free_port, start_server
 
-CONFIG = MatchConfig(players=("Aino", "Eero"))
+CONFIG = MatchConfig(players=("Aino", "Eero"), noise=(1.0, 1.0), seed=1)
 PLAYER_INFOS = [PlayerInfo("Aino", "baseline"), PlayerInfo("Eero", "baseline")]
 
 

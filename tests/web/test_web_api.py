@@ -265,7 +265,12 @@ def test_table_is_the_official_table(client: TestClient):
 def test_players_lists_every_kind_with_a_description(client: TestClient):
     kinds = client.get("/api/players").json()
     assert set(kinds) == {"human", "baseline", "beginner", "club", "master"}
-    assert all(isinstance(text, str) and text for text in kinds.values())
+    for kind in kinds.values():
+        for text in (kind["name"], kind["description"]):
+            assert set(text) == {"fi", "en"}
+            assert all(isinstance(t, str) and t for t in text.values())
+    assert [k for k, v in kinds.items() if v["computer"]] == ["baseline", "beginner", "club", "master"]
+    assert kinds["human"]["noise"] == 0
 
 
 def test_calls_check_writes_the_canonical_form(client: TestClient):

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kaisa.errors import InvalidStrokeError, KaisaError
+from kaisa.game.chance import StrokeNoise, chance_rng
 from kaisa.game.state import (
     CUE_BALLS,
     SHOOTOUT_INNINGS,
@@ -44,7 +45,7 @@ from kaisa.game.state import (
     action_to_json,
 )
 from kaisa.layouts import starting_position
-from kaisa.model import BallId, Position, ShotRecord
+from kaisa.model import BallId, Position, ShotRecord, Stroke
 from kaisa.referee import GameState, RuleOptions, Ruling, StrokeLog, judge, observe, opponent_of
 from kaisa.referee.opening import (
     IllegalPlacementError,
@@ -55,7 +56,7 @@ from kaisa.referee.opening import (
     lag_start_is_legal,
     observe_lag,
 )
-from kaisa.table import OFFICIAL, SpotId, TableSpec
+from kaisa.table import OFFICIAL, Point, SpotId, TableSpec
 
 LAG_SAMPLE_RATE = 100.0
 """Hz: how often a lag ball's path is sampled to see whether it crossed the long centre line."""
@@ -78,27 +79,54 @@ class ClockConfig:
             raise ValueError(f"clock mode must be off, sim or wall, not {self.mode!r}")
 
 
+SEED_RANGE = (-(2**63), 2**63 - 1)
+"""Seeds are stored as 64-bit integers."""
+
+
 @dataclass(frozen=True)
 class MatchConfig:
+    """What a match is played under: the players' names, the clock, the rule options, the table, and chance.
+
+    ``noise[i]`` is the execution noise of player ``i``'s seat (multiples of the stroke-noise convention; 0
+    plays every stroke exactly as intended) and ``seed`` seeds the chance step, so a match is reproducible."""
+
     players: tuple[str, str] = ("player 1", "player 2")
     clock: ClockConfig = field(default_factory=ClockConfig)
     options: RuleOptions = field(default_factory=RuleOptions)
     spec: TableSpec = OFFICIAL
+    noise: tuple[float, float] = (0.0, 0.0)
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for scale in self.noise:
+            if isinstance(scale, bool) or not (math.isfinite(scale) and 0 <= scale <= 100):
+                raise ValueError(f"a seat's execution noise is a number from 0 to 100, not {scale!r}")
+        if (
+            isinstance(self.seed, bool)
+            or not isinstance(self.seed, int)
+            or not SEED_RANGE[0] <= self.seed <= SEED_RANGE[1]
+        ):
+            raise ValueError(f"a match's seed is a 64-bit whole number, not {self.seed!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "players": list(self.players),
             "clock": {"mode": self.clock.mode, "seconds_per_stroke": self.clock.seconds_per_stroke},
             "options": self.options.to_json(),
+            "noise": list(self.noise),
+            "seed": self.seed,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MatchConfig:
         clock = data.get("clock", {})
+        noise = data.get("noise", (0.0, 0.0))
         return cls(
             players=(str(data["players"][0]), str(data["players"][1])),
             clock=ClockConfig(str(clock.get("mode", "off")), float(clock.get("seconds_per_stroke", 30.0))),
             options=RuleOptions.from_json(data.get("options", {})),
+            noise=(float(noise[0]), float(noise[1])),
+            seed=int(data.get("seed", 0)),
         )
 
 
@@ -142,18 +170,96 @@ def _default_simulator() -> Simulator:
 
 
 class Match:
-    """One match: ``push`` an action, ``pop`` to undo it; ``stack`` holds what was played."""
+    """One match: ``push`` an action, ``pop`` to undo it; ``stack`` holds what was played.
 
-    def __init__(self, config: MatchConfig | None = None, state: MatchState | None = None) -> None:
+    ``simulate`` plays a stroke (default :func:`kaisa.physics.simulate`); ``trajectory_rate`` (Hz) samples
+    the balls' paths of every shot for animation (None: no paths). Constructors: ``Match(config)`` from the
+    lag, :meth:`at` from any position and game state (study), :meth:`at_break` from the break, and
+    :meth:`from_stack` for a stored match with its entries."""
+
+    def __init__(
+        self,
+        config: MatchConfig | None = None,
+        state: MatchState | None = None,
+        *,
+        simulate: Simulator | None = None,
+        trajectory_rate: float | None = None,
+    ) -> None:
         self.config = config or MatchConfig()
         self.state = state or self.initial_state()
         self.stack: list[Entry] = []
-        self._simulate = _default_simulator()
-        self.trajectory_rate: float | None = None
-        """Hz at which shots' records sample the balls' paths for animation (None: no paths)."""
+        self._simulate = simulate or _default_simulator()
+        self.trajectory_rate = trajectory_rate
+
+    @classmethod
+    def at(
+        cls,
+        position: Position,
+        game: GameState,
+        config: MatchConfig | None = None,
+        *,
+        simulate: Simulator | None = None,
+        trajectory_rate: float | None = None,
+    ) -> Match:
+        """A match in play from ``position`` with ``game`` (scores, who is at the table, ball in hand, the
+        break): for studying a position. Player 1 has W1."""
+        innings = {BallId.W1: int(game.shooter is BallId.W1), BallId.W2: int(game.shooter is BallId.W2)}
+        state = MatchState(
+            phase=Phase.PLAY, position=position, game=game, owners=(BallId.W1, BallId.W2), innings=innings
+        )
+        return cls(config, state, simulate=simulate, trajectory_rate=trajectory_rate)
+
+    @classmethod
+    def at_break(
+        cls,
+        w2: Point,
+        config: MatchConfig | None = None,
+        *,
+        simulate: Simulator | None = None,
+        trajectory_rate: float | None = None,
+    ) -> Match:
+        """A match at the break: the starting position with W2 placed at ``w2`` (checked, 1.2) and W1 to break
+        from hand; player 1 has W1."""
+        match = cls(config, simulate=simulate, trajectory_rate=trajectory_rate)
+        check_w2_placement(match.state.position, w2, match.config.spec, match.config.options)
+        match.state = replace(
+            match.state,
+            phase=Phase.PLAY,
+            position=match.state.position.with_ball(BallId.W2, w2),
+            game=GameState(shooter=BallId.W1, opening=True),
+            owners=(BallId.W1, BallId.W2),
+            innings={BallId.W1: 1, BallId.W2: 0},
+        )
+        return match
+
+    @classmethod
+    def from_stack(
+        cls,
+        config: MatchConfig,
+        state: MatchState,
+        entries: list[Entry],
+        *,
+        simulate: Simulator | None = None,
+        trajectory_rate: float | None = None,
+    ) -> Match:
+        """A stored match: its current ``state`` and the ``entries`` that led to it (each with its outcome),
+        so ``pop`` undoes right back to the first of them."""
+        match = cls(config, state, simulate=simulate, trajectory_rate=trajectory_rate)
+        match.stack = list(entries)
+        return match
 
     def initial_state(self) -> MatchState:
         return MatchState(phase=Phase.LAG, position=starting_position(self.config.spec))
+
+    # --- chance ------------------------------------------------------------------------------------
+
+    def execute(self, stroke: Stroke, seat: int, state: MatchState, salt: int = 0) -> Stroke:
+        """The chance step: ``stroke`` as player ``seat`` executes it, with the seat's noise and the match's
+        seeded generator for this action (the same stroke for the same seed, action and seat, always)."""
+        scale = self.config.noise[seat]
+        if scale == 0:
+            return stroke
+        return StrokeNoise(scale).apply(stroke, chance_rng(self.config.seed, state.actions, salt), self.config.spec)
 
     @property
     def over(self) -> bool:
@@ -163,14 +269,30 @@ class Match:
 
     def push(self, action: Action) -> Outcome:
         """Play ``action``. Raises :class:`IllegalActionError` (or a placement error) and changes nothing
-        if the action does not fit the phase or breaks a placement rule."""
+        if the action does not fit the phase or breaks a placement rule. A stroke is executed by the chance
+        step first; the entry records the action with its executed stroke."""
         before = self.state
+        action = self._executed(before, action)
         state, outcome = self._apply(before, action)
         state = replace(state, actions=before.actions + 1)
         self.state = state
         entry = Entry(action, before, outcome)
         self.stack.append(entry)
         return outcome
+
+    def _executed(self, state: MatchState, action: Action) -> Action:
+        """``action`` with its strokes executed (a replayed action already carries them)."""
+        if isinstance(action, Shot) and action.executed is None:
+            seat = state.to_move
+            if seat is None:
+                return action  # not a shot's phase: _apply refuses it
+            executed = self.execute(action.stroke, seat, state)
+            return action if executed == action.stroke else replace(action, executed=executed)
+        if isinstance(action, Lag) and action.executed is None:
+            first, second = action.strokes
+            both = (self.execute(first, 0, state, 1), self.execute(second, 1, state, 2))
+            return action if both == action.strokes else replace(action, executed=both)
+        return action
 
     def pop(self) -> Action:
         """Undo the last action exactly."""
@@ -245,7 +367,8 @@ class Match:
             objects = Position()
         facts = []
         records = []
-        for index, (stroke, half, ball) in enumerate(zip(action.strokes, ("left", "right"), CUE_BALLS, strict=True)):
+        strokes = action.strokes if action.executed is None else action.executed
+        for index, (stroke, half, ball) in enumerate(zip(strokes, ("left", "right"), CUE_BALLS, strict=True)):
             where = (
                 f"placed behind the head string in the {half} half "
                 f"(x {'<' if half == 'left' else '>'} {spec.long_axis:.2f} m, y < {spec.head_string:.2f} m)"
@@ -313,7 +436,7 @@ class Match:
         return self._ruled(state, ruling, action.seconds, ())
 
     def _shot(self, state: MatchState, action: Shot) -> tuple[MatchState, Outcome]:
-        spec, game, stroke = self.config.spec, state.game, action.stroke
+        spec, game, stroke = self.config.spec, state.game, action.played
         if stroke.ball is not game.shooter:
             raise IllegalActionError(f"{game.shooter.value} is at the table: the stroke must be played with it")
         if action.call is not None:
@@ -328,6 +451,10 @@ class Match:
         elif stroke.place is not None:
             raise IllegalActionError(
                 f"{game.shooter.value} is on the table and is played from where it lies (no place)"
+            )
+        elif game.shooter not in position:
+            raise IllegalActionError(
+                f"{game.shooter.value} is to play but is not on the table: put it in the position, or play it from hand"
             )
         record = self._simulate(position, stroke, spec=spec, trajectories=self.trajectory_rate)
         ruling = judge(
@@ -347,13 +474,21 @@ class Match:
         clock = state.clock
         if self.config.clock.mode != "off":
             clock = replace(clock, elapsed=clock.elapsed + max(0.0, seconds))
+        shooter = ruling.shooter
+        run = state.run + ruling.points
+        fouls = {**state.fouls, shooter: state.fouls.get(shooter, 0) + 1} if ruling.fouls else state.fouls
+        longest = state.longest_run
+        if run > longest.get(shooter, 0):
+            longest = {**longest, shooter: run}
         next_state = replace(
             state,
             position=ruling.position,
             game=ruling.state,
-            run=state.run + ruling.points,
+            run=run,
             strokes=state.strokes + 1,
             clock=clock,
+            fouls=fouls,
+            longest_run=longest,
         )
         if ruling.game_over:
             return self._finish(next_state, ruling.shooter, "60 points (3)"), Outcome(
@@ -427,10 +562,10 @@ class Match:
 
 
 def replay(config: MatchConfig, actions: list[Action], simulator: Simulator | None = None) -> Match:
-    """Play ``actions`` from the start (re-simulating every stroke) and return the match."""
-    match = Match(config)
-    if simulator is not None:
-        match._simulate = simulator
+    """Play ``actions`` from the start (re-simulating every stroke) and return the match. Strokes that carry
+    their executed stroke are played exactly so; others go through the chance step again, which draws the same
+    noise for the same seed."""
+    match = Match(config, simulate=simulator)
     for action in actions:
         match.push(action)
     return match

@@ -41,6 +41,9 @@ class Lag:
 
     strokes: tuple[Stroke, Stroke]
     lift: bool = False
+    executed: tuple[Stroke, Stroke] | None = None
+    """The strokes as the match's chance step executed them, when chance changed them (None: played as intended,
+    or not pushed yet); a replay that carries them plays exactly these."""
 
 
 @dataclass(frozen=True)
@@ -59,11 +62,19 @@ class PlaceW2:
 
 @dataclass(frozen=True)
 class Shot:
-    """A called stroke. ``seconds`` is the clock time it took (0 with the clock off)."""
+    """A called stroke. ``stroke`` is the stroke the player intended; ``executed`` is the stroke the match's
+    chance step played when chance changed it (None: played as intended, or not pushed yet; a replay that
+    carries it plays exactly it). ``seconds`` is the clock time it took (0 with the clock off)."""
 
     call: Call | None
     stroke: Stroke
     seconds: float = 0.0
+    executed: Stroke | None = None
+
+    @property
+    def played(self) -> Stroke:
+        """The stroke that was simulated: the executed one once pushed."""
+        return self.stroke if self.executed is None else self.executed
 
 
 @dataclass(frozen=True)
@@ -106,18 +117,24 @@ Action: TypeAlias = Lag | Choose | PlaceW2 | Shot | TakeBreak | MarkedShot | Mar
 
 def action_to_json(action: Action) -> dict[str, Any]:
     if isinstance(action, Lag):
-        return {"kind": "lag", "strokes": [s.to_json() for s in action.strokes], "lift": action.lift}
+        out: dict[str, Any] = {"kind": "lag", "strokes": [s.to_json() for s in action.strokes], "lift": action.lift}
+        if action.executed is not None:
+            out["executed"] = [s.to_json() for s in action.executed]
+        return out
     if isinstance(action, Choose):
         return {"kind": "choose", "cue_ball": action.cue_ball.value}
     if isinstance(action, PlaceW2):
         return {"kind": "place-w2", "point": list(action.point)}
     if isinstance(action, Shot):
-        return {
+        shot: dict[str, Any] = {
             "kind": "shot",
             "call": None if action.call is None else format_call(action.call),
             "stroke": action.stroke.to_json(),
             "seconds": action.seconds,
         }
+        if action.executed is not None:
+            shot["executed"] = action.executed.to_json()
+        return shot
     if isinstance(action, MarkedShot):
         return {
             "kind": "marked",
@@ -141,7 +158,12 @@ def action_from_json(data: object) -> Action:
     try:
         if kind == "lag":
             first, second = data["strokes"]
-            return Lag((Stroke.from_json(first), Stroke.from_json(second)), bool(data.get("lift", False)))
+            executed = data.get("executed")
+            return Lag(
+                (Stroke.from_json(first), Stroke.from_json(second)),
+                bool(data.get("lift", False)),
+                None if executed is None else (Stroke.from_json(executed[0]), Stroke.from_json(executed[1])),
+            )
         if kind == "choose":
             return Choose(BallId(data["cue_ball"]))
         if kind == "place-w2":
@@ -149,10 +171,12 @@ def action_from_json(data: object) -> Action:
             return PlaceW2((float(x), float(y)))
         if kind == "shot":
             call = data.get("call")
+            executed = data.get("executed")
             return Shot(
                 None if call is None else parse_call(call),
                 Stroke.from_json(data["stroke"]),
                 float(data.get("seconds", 0.0)),
+                None if executed is None else Stroke.from_json(executed),
             )
         if kind == "break":
             return TakeBreak(BallId(data["cue_ball"]), float(data["seconds"]))
@@ -270,6 +294,10 @@ class MatchState:
     innings: Mapping[BallId, int] = field(default_factory=lambda: {BallId.W1: 0, BallId.W2: 0})
     run: int = 0
     """Points of the current inning so far (sarja)."""
+    fouls: Mapping[BallId, int] = field(default_factory=lambda: {BallId.W1: 0, BallId.W2: 0})
+    """Strokes with a foul so far, per cue ball: a running counter, so no view recounts the rulings."""
+    longest_run: Mapping[BallId, int] = field(default_factory=lambda: {BallId.W1: 0, BallId.W2: 0})
+    """The longest run (sarja) so far, per cue ball, the current inning included."""
     clock: ClockState = field(default_factory=ClockState)
     shootout: ShootoutState | None = None
     result: Result | None = None
@@ -301,6 +329,8 @@ class MatchState:
             "lag_winner": self.lag_winner,
             "innings": {b.value: n for b, n in self.innings.items()},
             "run": self.run,
+            "fouls": {b.value: n for b, n in self.fouls.items()},
+            "longest_run": {b.value: n for b, n in self.longest_run.items()},
             "clock": self.clock.to_json(),
             "shootout": None if self.shootout is None else self.shootout.to_json(),
             "result": None if self.result is None else self.result.to_json(),
@@ -322,6 +352,8 @@ class MatchState:
                 lag_winner=data.get("lag_winner"),
                 innings={BallId(b): int(n) for b, n in data["innings"].items()},
                 run=int(data.get("run", 0)),
+                fouls=_per_cue_ball(data.get("fouls")),
+                longest_run=_per_cue_ball(data.get("longest_run")),
                 clock=ClockState.from_json(data["clock"]),
                 shootout=None if data.get("shootout") is None else ShootoutState.from_json(data["shootout"]),
                 result=None if data.get("result") is None else Result.from_json(data["result"]),
@@ -332,3 +364,12 @@ class MatchState:
             if isinstance(exc, FormatError):
                 raise
             raise FormatError(f"malformed match state: {exc}") from None
+
+
+def _per_cue_ball(data: object) -> dict[BallId, int]:
+    """A counter per cue ball from JSON (missing in records written before the counter existed: zeros)."""
+    if data is None:
+        return {BallId.W1: 0, BallId.W2: 0}
+    if not isinstance(data, dict):
+        raise FormatError('a counter per cue ball is an object {"W1": n, "W2": n}')
+    return {ball: int(data.get(ball.value, 0)) for ball in CUE_BALLS}

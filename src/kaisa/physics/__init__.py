@@ -5,7 +5,6 @@
 """
 
 from kaisa.physics.engine import physics_table, simulate, validate_position
-from kaisa.physics.noise import StrokeNoise
 from kaisa.physics.warmup import kernels_cached, warm_up
 
-__all__ = ["StrokeNoise", "kernels_cached", "physics_table", "simulate", "validate_position", "warm_up"]
+__all__ = ["kernels_cached", "physics_table", "simulate", "validate_position", "warm_up"]

@@ -3,7 +3,8 @@
 It is the reference opponent that stronger players are measured against: it calls only direct pots
 (``BALL POCKET``), aims the cue ball at the ghost-ball position, picks the pot with the smallest cut and
 distance whose paths are clear, and plays a soft safety onto a ball in front when it sees nothing.
-Every decision is deterministic for (seed, action index), with the seeded stroke noise at its level.
+Every decision is deterministic for (seed, action index). It returns the stroke it intends; the match's chance
+step executes it with the noise of its seat.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import numpy as np
 
 from kaisa.call import Call
 from kaisa.model import BallId, Position, Stroke
-from kaisa.physics import StrokeNoise
 from kaisa.referee import GameState, RuleOptions
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement, check_w2_placement
 from kaisa.table import OFFICIAL, PocketId, Point, TableSpec
@@ -120,20 +120,15 @@ def lag_speed(spec: TableSpec = OFFICIAL) -> float:
 
 
 class BaselinePlayer:
-    """Ghost-ball aim at the easiest direct pot. ``noise`` scales the stroke noise (1 = the convention)."""
+    """Ghost-ball aim at the easiest direct pot."""
 
-    def __init__(self, name: str = "baseline", seed: int = 0, noise: float = 1.0) -> None:
+    def __init__(self, name: str = "baseline", seed: int = 0) -> None:
         self.name = name
         self.seed = seed
-        self.noise = StrokeNoise(noise)
-
-    def _rng(self, index: int, salt: int = 0) -> np.random.Generator:
-        return np.random.default_rng([self.seed, index, salt])
 
     def lag(self, ball: BallId, half: str, position: Position, spec: TableSpec, stroke_index: int) -> Stroke:
         x = spec.width / 4 if half == "left" else 3 * spec.width / 4
-        stroke = Stroke(ball, lag_speed(spec), 90.0, place=(x, spec.length / 8))
-        return self.noise.apply(stroke, self._rng(stroke_index, 1 if half == "left" else 2), spec)
+        return Stroke(ball, lag_speed(spec), 90.0, place=(x, spec.length / 8))
 
     def choose_cue_ball(self) -> BallId:
         return BallId.W1
@@ -152,7 +147,6 @@ class BaselinePlayer:
         self, position: Position, game: GameState, spec: TableSpec, stroke_index: int
     ) -> tuple[Call | None, Stroke]:
         me = game.shooter
-        rng = self._rng(stroke_index)
         if game.from_hand:
             best: Candidate | None = None
             others = position.without(me)
@@ -168,21 +162,14 @@ class BaselinePlayer:
                         best = found[0]
             place = best.cue if best else self._safe_place(others, me, spec)
             if best is not None:
-                return Call(best.ball, best.pocket), self._execute(
-                    Stroke(me, best.speed, best.direction, follow=-0.1, place=place), rng, spec
-                )
-            return None, self._execute(self._safety(place, others, me, game, spec, place), rng, spec)
+                return Call(best.ball, best.pocket), Stroke(me, best.speed, best.direction, follow=-0.1, place=place)
+            return None, self._safety(place, others, me, game, spec, place)
         cue = position[me]
         found = candidates(cue, position, game, spec, me)
         if found:
             best = found[0]
-            return Call(best.ball, best.pocket), self._execute(
-                Stroke(me, best.speed, best.direction, follow=-0.1), rng, spec
-            )
-        return None, self._execute(self._safety(cue, position, me, game, spec, None), rng, spec)
-
-    def _execute(self, stroke: Stroke, rng: np.random.Generator, spec: TableSpec) -> Stroke:
-        return self.noise.apply(stroke, rng, spec)
+            return Call(best.ball, best.pocket), Stroke(me, best.speed, best.direction, follow=-0.1)
+        return None, self._safety(cue, position, me, game, spec, None)
 
     def _safe_place(self, others: Position, me: BallId, spec: TableSpec) -> Point:
         for fx in (0.5, 0.3, 0.7, 0.15, 0.85):

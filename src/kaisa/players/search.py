@@ -34,57 +34,17 @@ import numpy as np
 
 from kaisa.call import Call
 from kaisa.errors import SimulationError
+from kaisa.game.chance import StrokeNoise
 from kaisa.model import BallId, Position, Stroke
-from kaisa.physics import StrokeNoise, simulate
+from kaisa.physics import simulate
 from kaisa.players.baseline import BaselinePlayer
-from kaisa.players.candidates import KINDS, ShotCandidate
+from kaisa.players.candidates import ShotCandidate
+from kaisa.players.levels import LEVELS, Level
 from kaisa.referee import DEFAULT_OPTIONS, GameState, RuleOptions, judge, observe
 from kaisa.referee.judge import WINNING_SCORE
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement
 from kaisa.referee.points import is_middle_direct_kaisa, pot_value
 from kaisa.table import OFFICIAL, Point, TableSpec
-
-
-@dataclass(frozen=True)
-class Level:
-    """How well a computer player plays: its execution noise and how much it searches."""
-
-    name: str
-    noise: float
-    kinds: tuple[str, ...]
-    candidates: int
-    """How many of the easiest candidates get a physics window search."""
-    scan_half_width: float
-    """Degrees either side of the geometric aim that the window search covers."""
-    scan_step: float
-    samples: int
-    """Noisy executions per evaluated window."""
-    speeds: tuple[float, ...]
-    """Multipliers of the candidate's speed that are tried."""
-    evaluate: int
-    """How many of the best windows get the noisy evaluation."""
-    placements: int
-    """Cue-ball placements tried from hand."""
-    position_weight: float
-    """How much the position left counts: the weight of the next shot's expected points (ours if the turn
-    continues, the opponent's if it passes; see :meth:`SearchPlayer.next_shot_value`)."""
-    reply_kinds: tuple[str, ...] = ("direct",)
-    """The kinds of next shot the position value looks for."""
-    safety_below: float = 0.3
-    """A safety is searched when no pot scores more than this."""
-    safety_samples: int = 1
-    """Noisy executions of each of the best few safeties."""
-
-
-LEVELS: dict[str, Level] = {
-    # Windows are narrow (typically 0.03-0.5 degrees against a direction noise of 0.125), so the scan step
-    # sets the narrowest window a level can find and use.
-    "beginner": Level("beginner", 2.0, ("direct",), 3, 0.5, 0.1, 4, (1.0,), 1, 3, 0.0),
-    "club": Level("club", 1.0, ("direct", "bank", "kyyti"), 5, 0.7, 0.07, 8, (1.0,), 2, 6, 0.5),
-    "master": Level(
-        "master", 1.0, KINDS, 6, 0.8, 0.08, 12, (0.75, 1.1), 3, 9, 1.0, KINDS, safety_below=1.0, safety_samples=6
-    ),
-}
 
 SAFETY_SCREEN = 3
 """How many of the noiselessly best safeties are played again with noise."""
@@ -269,7 +229,7 @@ class SearchPlayer:
         self.seed = seed
         self.noise = StrokeNoise(self.level.noise * noise)
         self.parallel = parallel
-        self._lag = BaselinePlayer(self.name, seed, self.level.noise * noise)
+        self._lag = BaselinePlayer(self.name, seed)
         self.options = DEFAULT_OPTIONS
 
     # the opening decisions are the baseline's: the lag speed is calibrated, W2's place is checked
@@ -289,8 +249,7 @@ class SearchPlayer:
         self, position: Position, game: GameState, spec: TableSpec, stroke_index: int
     ) -> tuple[Call | None, Stroke]:
         best = self.decide(position, game, spec, stroke_index)
-        rng = np.random.default_rng([self.seed, stroke_index, 7])
-        return best.call, self.noise.apply(best.stroke, rng, spec)
+        return best.call, best.stroke  # the match's chance step executes it
 
     # --- search ----------------------------------------------------------------------------------------
 

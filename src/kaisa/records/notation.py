@@ -49,7 +49,9 @@ case, the reader takes either outside the ``;`` comment)::
               | "break" SP BALL SP SECONDS "s"          a clock break (6) taken by BALL's player
               | BALL SP CALL SP "|" SP numbers [SP place] [SP SECONDS "s"]     a shot
     stroke   := BALL SP numbers [SP place]
-    numbers  := SPEED SP DIRECTION SP ELEVATION SP SIDE SP FOLLOW   as in Stroke (m/s, degrees, tip offsets)
+    numbers  := intended [SP "~" SP executed]           the stroke intended and, when chance changed it, the
+                                                        stroke the match executed (kaisa.game.chance)
+    intended, executed := SPEED SP DIRECTION SP ELEVATION SP SIDE SP FOLLOW   as in Stroke (m/s, degrees, tip offsets)
     place    := "@" X "," Y                             metres; the cue ball in hand, or W2's spot
     CALL     := a call in the call notation of kaisa.call ("K FL", "kyyti R1 K rf FL", ...) or "-" for none
     short    := POINTS SP ("legal" | "void") (SP "!" CLAUSE)* [SP ">"] [SP "#"]     after a shot
@@ -67,6 +69,8 @@ Tags (any order, each at most once, all optional; unknown tags are errors):
 
 - ``Event``, ``Site``, ``Date`` (``YYYY.MM.DD``, ``?`` for unknown parts), ``Round``, ``Seed``: free text;
   ``Seed`` is the computer players' seed when they played.
+- ``Chance``: ``SEED NOISE1 NOISE2``, the seed of the match's chance step and the execution noise of player 1's
+  and player 2's seats (written when any is not 0), so a replay draws the same noise.
 - ``Player1``, ``Player2``: the players' names (``MatchConfig.players``), player 1 lagging with W1 from the left.
 - ``Clock`` (``off``, ``sim`` or ``wall``) and ``SecondsPerStroke``: the competition clock (``ClockConfig``).
 - ``Options``: the rule options (``RuleOptions.to_json``) as compact JSON; defaults when absent.
@@ -122,6 +126,7 @@ TAGS: tuple[str, ...] = (
     "Player1",
     "Player2",
     "Seed",
+    "Chance",
     "Clock",
     "SecondsPerStroke",
     "Options",
@@ -291,8 +296,20 @@ def _parse_ball(text: str, line: int, cue_only: bool = True) -> BallId:
 _STROKE_NUMBERS = ("speed", "direction", "elevation", "side", "follow")
 
 
-def _stroke_numbers(stroke: Stroke) -> str:
-    return " ".join(_num(getattr(stroke, name)) for name in _STROKE_NUMBERS)
+def _stroke_numbers(stroke: Stroke, executed: Stroke | None = None) -> str:
+    """The stroke's numbers, and ``~`` with the executed stroke's when chance changed them."""
+    numbers = " ".join(_num(getattr(stroke, name)) for name in _STROKE_NUMBERS)
+    if executed is not None and executed != stroke:
+        numbers += " ~ " + " ".join(_num(getattr(executed, name)) for name in _STROKE_NUMBERS)
+    return numbers
+
+
+def _parse_strokes(ball: BallId, words: list[str], place: str | None, line: int) -> tuple[Stroke, Stroke | None]:
+    """An intended stroke and, after ``~``, the executed one (None when it was played as intended)."""
+    if "~" not in words:
+        return _parse_stroke(ball, words, place, line), None
+    cut = words.index("~")
+    return _parse_stroke(ball, words[:cut], place, line), _parse_stroke(ball, words[cut + 1 :], place, line)
 
 
 def _parse_stroke(ball: BallId, words: list[str], place: str | None, line: int) -> Stroke:
@@ -337,8 +354,9 @@ def format_action(number: int, action: Action, short: Short | None = None) -> st
     """One action line: ``number`` (from 1), the action, and its short ruling as a ``;`` comment."""
     if isinstance(action, Lag):
         parts = ["lag"]
-        for stroke in action.strokes:
-            parts += [stroke.ball.value, _stroke_numbers(stroke)]
+        executed = action.executed or (None, None)
+        for stroke, done in zip(action.strokes, executed, strict=True):
+            parts += [stroke.ball.value, _stroke_numbers(stroke, done)]
             if stroke.place is not None:
                 parts.append(_place(stroke.place))
         if action.lift:
@@ -376,7 +394,7 @@ def format_action(number: int, action: Action, short: Short | None = None) -> st
     else:
         stroke = action.stroke
         call = "-" if action.call is None else format_call(action.call)
-        parts = [stroke.ball.value, call, "|", _stroke_numbers(stroke)]
+        parts = [stroke.ball.value, call, "|", _stroke_numbers(stroke, action.executed)]
         if stroke.place is not None:
             parts.append(_place(stroke.place))
         if action.seconds != 0.0:
@@ -412,6 +430,8 @@ def write_match(match: Match, tags: Mapping[str, str] | None = None) -> str:
     }
     if "Seed" in given:
         header["Seed"] = given["Seed"]
+    if config.seed != 0 or config.noise != (0.0, 0.0):
+        header["Chance"] = f"{config.seed} {_num(config.noise[0])} {_num(config.noise[1])}"
     header["Clock"] = config.clock.mode
     header["SecondsPerStroke"] = _num(config.clock.seconds_per_stroke)
     header["Options"] = json.dumps(config.options.to_json(), separators=(",", ":"))
@@ -503,7 +523,23 @@ def _parse_tags(tags: Mapping[str, str], tag_lines: Mapping[str, int]) -> MatchC
         )
     if "Score" in tags and not _SCORE.match(tags["Score"]):
         raise NotationError(f"bad Score {tags['Score']!r}: write the W1-W2 scores, e.g. '63-37'", at("Score"))
-    return MatchConfig(players=players, clock=ClockConfig(mode, seconds), options=options, spec=spec)
+    seed, noise = 0, (0.0, 0.0)
+    if "Chance" in tags:
+        words = tags["Chance"].split()
+        try:
+            seed, noise = int(words[0]), (float(words[1]), float(words[2]))
+            if len(words) != 3:
+                raise ValueError(len(words))
+            MatchConfig(noise=noise, seed=seed)
+        except (ValueError, IndexError):
+            raise NotationError(
+                f"bad Chance {tags['Chance']!r}: write the seed and the two seats' noise, e.g. '7 1.0 2.0' "
+                "(a 64-bit seed, noise from 0 to 100)",
+                at("Chance"),
+            ) from None
+    return MatchConfig(
+        players=players, clock=ClockConfig(mode, seconds), options=options, spec=spec, noise=noise, seed=seed
+    )
 
 
 def _parse_marked(args: str, line: int) -> MarkedShot:
@@ -556,13 +592,15 @@ def _parse_action(body: str, line: int) -> Action:
         if rest and rest[-1].endswith("s"):
             seconds = _parse_float(rest.pop()[:-1], "seconds", line)
         place = rest.pop() if rest and rest[-1].startswith("@") else None
-        return Shot(call, _parse_stroke(ball, rest, place, line), seconds)
+        intended, executed = _parse_strokes(ball, rest, place, line)
+        return Shot(call, intended, seconds, executed)
     words = body.split()
     if not words:
         raise NotationError("an action line needs an action after its number", line)
     keyword, args = words[0].lower(), words[1:]
     if keyword == "lag":
         strokes: list[Stroke] = []
+        done: list[Stroke | None] = []
         lift = bool(args) and args[-1].lower() == "lift"
         if lift:
             args = args[:-1]
@@ -576,8 +614,13 @@ def _parse_action(body: str, line: int) -> Action:
         for begin, end in ((starts[0], starts[1]), (starts[1], len(args))):
             group = args[begin + 1 : end]
             place = group.pop() if group and group[-1].startswith("@") else None
-            strokes.append(_parse_stroke(_parse_ball(args[begin], line), group, place, line))
-        return Lag((strokes[0], strokes[1]), lift)
+            intended, executed = _parse_strokes(_parse_ball(args[begin], line), group, place, line)
+            strokes.append(intended)
+            done.append(executed)
+        both = None
+        if done[0] is not None or done[1] is not None:
+            both = (done[0] or strokes[0], done[1] or strokes[1])
+        return Lag((strokes[0], strokes[1]), lift, both)
     if keyword == "choose":
         if len(args) != 1:
             raise NotationError("a choose line names one cue ball: 'choose W1'", line)

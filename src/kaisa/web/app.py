@@ -1,4 +1,4 @@
-"""The browser table's HTTP server: a FastAPI app over :class:`~kaisa.web.service.TableService`.
+"""The browser table's HTTP server: a FastAPI app over :class:`~kaisa.web.service.MatchService`.
 
 The page (``static/``: plain ES modules, no build step) talks to the JSON API under ``/api``; its OpenAPI
 schema is at ``/openapi.json`` and its documentation at ``/docs``. Errors answer with ``{"detail": ...}``
@@ -24,28 +24,22 @@ from kaisa.call import parse_call
 from kaisa.errors import KaisaError
 from kaisa.game import IllegalActionError
 from kaisa.model import BallId
+from kaisa.players.kinds import KINDS
 from kaisa.records.storage import AccessDeniedError, StaleStateError, Store, UnknownMatchError
 from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router
-from kaisa.web.service import TableService, UnknownActionError, call_of, game_of, position_of, stroke_of
+from kaisa.web.service import MatchService, UnknownActionError, call_of, game_of, position_of, stroke_of
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": schemas.ErrorOut, "description": "No such match"},
     409: {"model": schemas.ErrorOut, "description": "The action does not fit the match now"},
 }
-PLAYER_LEVELS = {
-    "human": "a person at this screen",
-    "baseline": "the reference computer player: ghost-ball aim at the easiest direct pot",
-    "beginner": "a computer player that pots straight shots, with a shaky arm",
-    "club": "a computer player with banks and kyyti and a steady arm",
-    "master": "the strongest computer player: every kind of call, position play, safeties",
-}
 
 
 def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     """The app serving ``store``'s matches (closed at shutdown when ``close_store``)."""
-    service = TableService(store)
+    service = MatchService(store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -114,9 +108,10 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         return table_to_json(OFFICIAL)
 
     @app.get("/api/players", tags=["reference"])
-    def players() -> dict[str, str]:
-        """The kinds of player a match can have, with a description."""
-        return PLAYER_LEVELS
+    def players() -> dict[str, dict[str, Any]]:
+        """The kinds of player a match can have: names and descriptions in Finnish and English, whether the
+        computer plays them, and their seat's execution noise."""
+        return {kind: k.to_json() for kind, k in KINDS.items()}
 
     @app.post("/api/calls/check", tags=["reference"])
     def check_call(body: schemas.CallCheckIn) -> schemas.CallCheckOut:

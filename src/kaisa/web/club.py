@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -22,28 +22,23 @@ from pydantic import BaseModel, Field
 
 from kaisa.call import parse_call
 from kaisa.game import (
-    Action,
     Choose,
     ClockConfig,
     Forfeit,
-    IllegalActionError,
     MarkedLag,
-    MarkedShot,
-    Match,
-    MatchConfig,
-    Phase,
     PlaceW2,
     TakeBreak,
     replay,
 )
-from kaisa.game.marking import Marks, correct, marked_shot
+from kaisa.game.marking import Marks
 from kaisa.model import BallId
+from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
-from kaisa.referee import LateFall, RuleOptions
+from kaisa.session import LateFall, MatchSession, RuleOptions
 from kaisa.table import PocketId
 from kaisa.web import schemas
-from kaisa.web.service import TableService
+from kaisa.web.service import MatchService, played_out, view_out
 
 POLL_SECONDS = 0.5
 """How often a spectator stream looks for a change in the database (which any server process may write)."""
@@ -161,28 +156,29 @@ class EventView(BaseModel):
 
 
 class ClubService:
-    def __init__(self, store: Store, table: TableService) -> None:
+    """The marker's operations, each through the match's session (opened with the match's token)."""
+
+    def __init__(self, store: Store, table: MatchService) -> None:
         self.store = store
         self.table = table
+        self.sessions = table.sessions
 
-    @contextmanager
-    def _locked(self, match_id: int, token: str | None) -> Iterator[Match]:
-        self.store.check_token(match_id, token)
-        with self.table.locked(match_id):
-            yield self.store.resume(match_id, stack=False)
+    def _open(self, match_id: int, token: str | None) -> AbstractContextManager[MatchSession]:
+        return self.sessions.open(match_id, token=token, marker=True)
 
     def create(self, body: NewClubMatch) -> ClubCreated:
-        config = MatchConfig(
-            players=body.players, clock=ClockConfig(body.clock), options=RuleOptions.from_json(body.options)
-        )
         token = secrets.token_urlsafe(18)
-        match_id = self.store.create_match(
-            config, [PlayerInfo(name, "human") for name in body.players], event=body.event, token=token
+        match_id = self.sessions.create(
+            [PlayerInfo(name, HUMAN) for name in body.players],
+            clock=ClockConfig(body.clock),
+            options=RuleOptions.from_json(body.options),
+            event=body.event,
+            token=token,
         )
         # 1.1 and 1.2 at a real table: the lag is played there, and its winner breaks with W1
-        for action in (MarkedLag(body.breaker), Choose(BallId.W1)):
-            with self._locked(match_id, token) as match:
-                self._record(match_id, match, action)
+        with self._open(match_id, token) as session:
+            session.push(MarkedLag(body.breaker))
+            session.push(Choose(BallId.W1))
         return ClubCreated(
             match=self.table.view(match_id),
             token=token,
@@ -191,48 +187,35 @@ class ClubService:
         )
 
     def place_w2(self, match_id: int, token: str | None, point: tuple[float, float]) -> schemas.Played:
-        with self._locked(match_id, token) as match:
-            return self._record(match_id, match, PlaceW2(point))
+        with self._open(match_id, token) as session:
+            return played_out(session.push(PlaceW2(point)))
 
     def stroke(self, match_id: int, token: str | None, body: MarkedStrokeIn) -> schemas.Played:
         call = None if body.call is None or not body.call.strip() else parse_call(body.call)
-        with self._locked(match_id, token) as match:
-            if match.state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
-                raise IllegalActionError(f"the match is in phase {match.state.phase.value}: no stroke is due")
-            seconds = self._seconds(match_id, match)
-            return self._record(match_id, match, marked_shot(match.state, call, body.marks.to_marks(), seconds))
+        with self._open(match_id, token) as session:
+            return played_out(session.mark(call, body.marks.to_marks(), self._seconds(session)))
 
     def lag_won(self, match_id: int, token: str | None, winner: int) -> schemas.Played:
-        with self._locked(match_id, token) as match:
-            return self._record(match_id, match, MarkedLag(winner))
+        with self._open(match_id, token) as session:
+            return played_out(session.push(MarkedLag(winner)))
 
     def take_break(self, match_id: int, token: str | None, cue_ball: BallId, seconds: float) -> schemas.Played:
-        with self._locked(match_id, token) as match:
-            return self._record(match_id, match, TakeBreak(cue_ball, seconds))
+        with self._open(match_id, token) as session:
+            return played_out(session.push(TakeBreak(cue_ball, seconds)))
 
     def forfeit(self, match_id: int, token: str | None, cue_ball: BallId) -> schemas.Played:
-        with self._locked(match_id, token) as match:
-            return self._record(match_id, match, Forfeit(cue_ball))
+        with self._open(match_id, token) as session:
+            return played_out(session.push(Forfeit(cue_ball)))
 
     def undo(self, match_id: int, token: str | None) -> schemas.MatchView:
-        with self._locked(match_id, token) as match:
-            if match.state.actions <= 2:
-                raise IllegalActionError("there is no entered stroke or placement to undo")
-            self.store.undo(match_id)
-            return self.table.view(match_id)
+        with self._open(match_id, token) as session:
+            # the marked lag and the choice of W1 are the match's creation, not entries
+            return view_out(session.undo_entry(keep=2))
 
     def correct(self, match_id: int, token: str | None, index: int, body: CorrectionIn) -> schemas.MatchView:
         call = None if body.call is None or not body.call.strip() else parse_call(body.call)
-        with self._locked(match_id, token):
-            match = self.store.resume(match_id)
-            if not 0 <= index < len(match.stack) or not isinstance(match.stack[index].action, MarkedShot):
-                raise IllegalActionError(f"action {index} of match {match_id} is not an entered stroke")
-            old = match.stack[index].action
-            assert isinstance(old, MarkedShot)
-            before = match.stack[index].before
-            fixed = correct(match, index, marked_shot(before, call, body.marks.to_marks(), old.seconds))
-            self.store.rewrite(match_id, index, fixed.stack[index:], fixed.state)
-            return self.table.view(match_id)
+        with self._open(match_id, token) as session:
+            return view_out(session.correct(index, call, body.marks.to_marks()))
 
     # --- reading ------------------------------------------------------------------------------------
 
@@ -250,28 +233,25 @@ class ClubService:
 
     # --- helpers ------------------------------------------------------------------------------------
 
-    def _seconds(self, match_id: int, match: Match) -> float:
+    def _seconds(self, session: MatchSession) -> float:
         """Competition clock at a real table: a stroke took the time since the previous entry other than a
         break. A break in between is counted too, and its length extends the limit (6), so the time played
         before the break is not lost and the break itself costs nothing."""
-        if match.config.clock.mode != "wall":
+        if session.match.config.clock.mode != "wall":
             return 0.0
-        log = self.store.action_log(match_id)
+        log = self.store.action_log(session.id)
         since = next((at for action, at in reversed(log) if action.get("kind") != "break"), None)
-        start = since or self.store.match_info(match_id).created_at
+        start = since or session.info.created_at
         return max(0.0, min(3600.0, (datetime.now(UTC) - start).total_seconds()))
 
     def check(self, match_id: int, token: str | None) -> None:
         self.store.check_token(match_id, token)
 
-    def _record(self, match_id: int, match: Match, action: Action) -> schemas.Played:
-        return self.table.play(match_id, match, self.store.match_info(match_id), action)
-
 
 # --- the router -----------------------------------------------------------------------------------------
 
 
-def club_router(store: Store, table: TableService) -> APIRouter:
+def club_router(store: Store, table: MatchService) -> APIRouter:
     service = ClubService(store, table)
     router = APIRouter(prefix="/api/club", tags=["club"])
     errors: dict[int | str, dict[str, Any]] = {

@@ -9,15 +9,33 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED
+from kaisa.players.kinds import KINDS
+from kaisa.players.levels import LEVELS
 
 Coordinate = Annotated[float, Field(ge=-10.0, le=10.0, allow_inf_nan=False)]
 PointIn = tuple[Coordinate, Coordinate]
 BallName = Literal["W1", "W2", "R1", "R2", "K"]
 CueBallName = Literal["W1", "W2"]
-PlayerKind = Literal["human", "baseline", "beginner", "club", "master"]
+
+
+def _known(names: tuple[str, ...], what: str) -> AfterValidator:
+    def check(value: str) -> str:
+        if value not in names:
+            raise ValueError(f"unknown {what} {value!r}; the {what}s are {', '.join(names)}")
+        return value
+
+    return AfterValidator(check)
+
+
+PlayerKind = Annotated[
+    str, _known(tuple(KINDS), "player kind"), WithJsonSchema({"type": "string", "enum": list(KINDS)})
+]
+"""A kind of :mod:`kaisa.players.kinds`."""
+SearchLevel = Annotated[str, _known(tuple(LEVELS), "level"), WithJsonSchema({"type": "string", "enum": list(LEVELS)})]
+"""A level of the search players, which the advisor can play."""
 Language = Literal["fi", "en"]
 
 
@@ -115,7 +133,7 @@ class StudyShotIn(Strict):
 class AdviseIn(Strict):
     position: PositionIn
     state: dict[str, Any] | None = None
-    level: Literal["beginner", "club", "master"] = "club"
+    level: SearchLevel = "club"
     limit: int = Field(5, ge=1, le=20)
 
 

@@ -30,6 +30,7 @@ from kaisa.errors import FormatError
 from kaisa.game import Action, Entry, Match, MatchConfig, MatchState, Outcome, Phase, Result
 from kaisa.game import action_from_json as _action_from_json
 from kaisa.game import action_to_json as _action_to_json
+from kaisa.game.match import SEED_RANGE
 from kaisa.records.storage.engine import SQLITE_BEGIN_OPTION, dumps, first_line, make_engine, migrate, parse_url, shown
 from kaisa.records.storage.errors import (
     AccessDeniedError,
@@ -52,7 +53,6 @@ T = TypeVar("T")
 MIN_TOKEN_LENGTH = 16
 """A marker's token is a secret: long enough not to be guessed."""
 JSONObject = dict[str, Any]
-SEED_RANGE = (-(2**63), 2**63 - 1)
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,25 @@ class StoredAction:
             "outcome": self.outcome,
             "state_after": self.state_after.to_json(),
         }
+
+
+@dataclass(frozen=True)
+class OpenedMatch:
+    """A stored match as one read gives it, ready to play on: who plays, how, where it stands, and its last
+    action with what that produced (for the view)."""
+
+    info: MatchInfo
+    config: MatchConfig
+    state: MatchState
+    last: StoredAction | None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An action just recorded: its index and when."""
+
+    index: int
+    at: datetime
 
 
 class MatchRecorder:
@@ -211,9 +230,10 @@ class Store:
             match_id = row.id
         return match_id
 
-    def record(self, match_id: int, entry: Entry, after: MatchState) -> int:
+    def record(self, match_id: int, entry: Entry, after: MatchState) -> Recorded:
         """Record one pushed action (``entry``) and the state ``after`` it, in one transaction. Refuses (and
-        writes nothing) unless ``entry.before`` is the match's stored current state. Returns the action's index."""
+        writes nothing) unless ``entry.before`` is the match's stored current state. Returns the action's index
+        and when it was recorded."""
         action_json = _plain(_action_to_json(entry.action), "the action")
         before_json = _plain(entry.before.to_json(), "the state before the action")
         after_json = _plain(after.to_json(), "the state after the action")
@@ -222,7 +242,7 @@ class Store:
         now = _now()
         with self._write(f"recording an action of match {match_id}") as session:
             row = self._match(session, match_id, lock=True)
-            if row.state != before_json:
+            if row.state != before_json and _current(match_id, row.state) != before_json:
                 raise StaleStateError(
                     f"match {match_id}: the action was played from a state that is not the stored current state "
                     f"(after its {row.action_count} recorded actions), so it was not recorded: was an action "
@@ -245,7 +265,7 @@ class Store:
             row.result = result_json
             row.action_count = index + 1
             row.updated_at = now
-        return index
+        return Recorded(index, now)
 
     def rewrite(self, match_id: int, keep: int, entries: Sequence[Entry], final: MatchState) -> None:
         """Replace every action from index ``keep`` on with ``entries`` (a correction replayed by the game
@@ -392,6 +412,55 @@ class Store:
         match = Match(config, state)
         match.stack = entries
         return match
+
+    def open_match(self, match_id: int) -> OpenedMatch:
+        """The match as one read: its players, configuration, current state and last action (what a session
+        needs to play the next action and show the match)."""
+        with self._read(f"opening match {match_id}") as session:
+            info = self._infos_in(session, match_id)[0]
+            row = self._match(session, match_id)
+            config = _parse(match_id, "configuration", MatchConfig.from_json, row.config)
+            state = _parse(match_id, "current state", MatchState.from_json, row.state)
+            last = None
+            if row.action_count:
+                r = session.scalar(
+                    select(ActionRow).where(
+                        ActionRow.match_id == match_id, ActionRow.action_index == row.action_count - 1
+                    )
+                )
+                if r is None:
+                    raise CorruptRecordError(f"match {match_id}: its last action ({row.action_count - 1}) is missing")
+                last = self._stored(match_id, r)
+        return OpenedMatch(info, config, state, last)
+
+    def stored_action(self, match_id: int, index: int) -> tuple[StoredAction, MatchState]:
+        """Action ``index`` of the match with the state before it: one read, whatever the match's length."""
+        with self._read(f"reading action {index} of match {match_id}") as session:
+            row = self._match(session, match_id)
+            if not 0 <= index < row.action_count:
+                raise IndexError(index)
+            rows = session.scalars(
+                select(ActionRow)
+                .where(ActionRow.match_id == match_id, ActionRow.action_index.in_([index - 1, index]))
+                .order_by(ActionRow.action_index)
+            ).all()
+            if not rows or rows[-1].action_index != index:
+                raise CorruptRecordError(f"match {match_id}: its action {index} is missing")
+            if index == 0:
+                before = _parse(match_id, "initial state", MatchState.from_json, row.initial_state)
+            else:
+                before = _parse(match_id, f"state after action {index - 1}", MatchState.from_json, rows[0].state_after)
+            return self._stored(match_id, rows[-1]), before
+
+    def _stored(self, match_id: int, r: ActionRow) -> StoredAction:
+        return StoredAction(
+            match_id=match_id,
+            index=r.action_index,
+            action=_parse(match_id, f"action {r.action_index}", _action_from_json, r.action),
+            outcome=_parse(match_id, f"outcome of action {r.action_index}", _json_object, r.outcome),
+            state_after=_parse(match_id, f"state after action {r.action_index}", MatchState.from_json, r.state_after),
+            created_at=_utc(r.created_at),
+        )
 
     def match_info(self, match_id: int) -> MatchInfo:
         """One match at a glance."""
@@ -546,6 +615,12 @@ class Store:
     def _infos(
         self, doing: str, match_id: int | None, status: str | None = None, event: str | None = None
     ) -> list[MatchInfo]:
+        with self._read(doing) as session:
+            return self._infos_in(session, match_id, status, event)
+
+    def _infos_in(
+        self, session: Session, match_id: int | None, status: str | None = None, event: str | None = None
+    ) -> list[MatchInfo]:
         first, second = aliased(PlayerRow), aliased(PlayerRow)
         query = (
             select(MatchRow, first, second)
@@ -559,27 +634,26 @@ class Store:
             query = query.where(MatchRow.status == status)
         if event is not None:
             query = query.where(MatchRow.event == event)
-        with self._read(doing) as session:
-            if match_id is not None:
-                self._match(session, match_id)
-            out = []
-            for row, p1, p2 in session.execute(query):
-                result = None if row.result is None else _parse(row.id, "result", Result.from_json, row.result)
-                out.append(
-                    MatchInfo(
-                        id=row.id,
-                        players=(PlayerInfo(p1.name, p1.kind), PlayerInfo(p2.name, p2.kind)),
-                        status=row.status,
-                        seed=row.seed,
-                        actions=row.action_count,
-                        result=result,
-                        created_at=_utc(row.created_at),
-                        updated_at=_utc(row.updated_at),
-                        event=row.event,
-                        has_token=row.token_hash is not None,
-                    )
+        if match_id is not None:
+            self._match(session, match_id)
+        out = []
+        for row, p1, p2 in session.execute(query):
+            result = None if row.result is None else _parse(row.id, "result", Result.from_json, row.result)
+            out.append(
+                MatchInfo(
+                    id=row.id,
+                    players=(PlayerInfo(p1.name, p1.kind), PlayerInfo(p2.name, p2.kind)),
+                    status=row.status,
+                    seed=row.seed,
+                    actions=row.action_count,
+                    result=result,
+                    created_at=_utc(row.created_at),
+                    updated_at=_utc(row.updated_at),
+                    event=row.event,
+                    has_token=row.token_hash is not None,
                 )
-            return out
+            )
+        return out
 
 
 def open_store(url: str | os.PathLike[str] | None = None) -> Store:
@@ -627,6 +701,11 @@ def _plain(value: JSONObject, what: str) -> JSONObject:
         raise StorageError(f"{what} cannot be stored as JSON: {error}") from None
     assert isinstance(plain, dict)
     return plain
+
+
+def _current(match_id: int, stored: object) -> JSONObject:
+    """A stored state as this version writes it (a record from an older version lacks newer counters)."""
+    return _parse(match_id, "current state", MatchState.from_json, stored).to_json()
 
 
 def _outcome_json(outcome: Outcome) -> JSONObject:

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./controls.js";
-import { applyLabels, lang, levelDescription, levelName, onLangChange, serverText, setLang, t } from "./i18n.js";
+import { applyLabels, lang, levelDescription, levelName, onLangChange, serverText, setLang, setPlayerKinds, t } from "./i18n.js";
 import * as placement from "./placement.js";
 import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
 import { BALL_IDS, TableView, degrees, dist } from "./table.js";
@@ -1392,7 +1392,7 @@ function renderLevels() {
 
 function describeLevel() {
   const level = $("form-computer").level.value;
-  $("level-description").textContent = app.players && level ? levelDescription(level, app.players[level]) : "";
+  $("level-description").textContent = app.players && level ? levelDescription(level) : "";
 }
 
 async function createMatch(players, clock, seed) {
@@ -1554,6 +1554,7 @@ async function main() {
     const [table, players] = await Promise.all([api.table(), api.players()]);
     app.table = table;
     app.players = players;
+    setPlayerKinds(players);
   } catch (error) {
     showError(error);
     return;

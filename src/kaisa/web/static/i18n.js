@@ -672,13 +672,6 @@ const SERVER_FI = {
   "1.4: W2 forfeits": "1.4: W2 häviää luovutuksella",
 };
 
-const LEVELS_FI = {
-  human: "ihminen tällä ruudulla",
-  baseline: "vertailupelaaja: tähtää haamupallolla helpoimpaan suoraan pussitukseen",
-  beginner: "aloittelija: pussittaa suoria lyöntejä, käsi vapisee",
-  club: "seurapelaaja: vallilyönnit ja kyydit, vakaa käsi",
-  master: "mestari: kaikki maalaukset, asemapeli ja varmistukset",
-};
 
 let current = initialLanguage();
 const listeners = new Set();
@@ -732,19 +725,23 @@ export function serverText(text) {
   return text;
 }
 
-const LEVEL_NAMES = {
-  en: { human: "person", baseline: "baseline", beginner: "beginner", club: "club player", master: "master" },
-  fi: { human: "ihminen", baseline: "vertailupelaaja", beginner: "aloittelija", club: "seurapelaaja", master: "mestari" },
-};
+let playerKinds = {};
 
-/** A player level's name (the API's kinds: human, baseline, beginner, club, master). */
-export function levelName(level) {
-  return (LEVEL_NAMES[current] || LEVEL_NAMES.en)[level] || level;
+/** The kinds of player from the API (/api/players), each with its names and description in fi and en. */
+export function setPlayerKinds(kinds) {
+  playerKinds = kinds || {};
 }
 
-export function levelDescription(level, english) {
-  if (current === "fi" && level in LEVELS_FI) return LEVELS_FI[level];
-  return english;
+/** A player kind's name in the current language (the API's kinds: human, baseline, beginner, club, master). */
+export function levelName(level) {
+  const kind = playerKinds[level];
+  return kind ? kind.name[current] || kind.name.en : level;
+}
+
+/** A player kind's description in the current language. */
+export function levelDescription(level) {
+  const kind = playerKinds[level];
+  return kind ? kind.description[current] || kind.description.en : "";
 }
 
 export function applyLabels(root) {

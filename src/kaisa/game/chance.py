@@ -1,4 +1,8 @@
-"""Seeded execution noise for strokes, in the computational-pool convention.
+"""Chance, a step of the game: seeded execution noise for strokes, in the computational-pool convention.
+
+The match owns it (OpenSpiel treats chance as a player; so do we, in spirit): a player intends a stroke, the
+match executes it with the noise of that player's seat and records both, so a record replays bit for bit
+and shows how far off the execution was. No player or environment perturbs its own strokes.
 
 Each stroke parameter gets independent Gaussian noise (sigma: direction 0.125 deg, elevation 0.1 deg,
 speed 0.075 m/s, each tip offset 0.5 mm), all scaled by one factor. The same seed gives the same noisy
@@ -61,3 +65,9 @@ class StrokeNoise:
         """``count`` noisy executions of ``stroke``, determined by ``seed`` alone."""
         rng = np.random.default_rng(seed)
         return [self.apply(stroke, rng, spec) for _ in range(count)]
+
+
+def chance_rng(seed: int, action: int, salt: int = 0) -> np.random.Generator:
+    """The generator for the chance step of action number ``action`` of a match seeded ``seed``: a pure
+    function of the three, so a resumed or replayed match draws exactly the same noise."""
+    return np.random.default_rng([seed % 2**64, action, salt])  # a negative 64-bit seed as its bit pattern

@@ -1,0 +1,594 @@
+"""The match session: the one way an interface drives a match.
+
+The browser table, the marker's pages, ``kaisa match``, the tournament and the environments all play through
+here: load a stored match, push an action through :class:`kaisa.game.Match` (which asks the referee, and
+whose chance step executes strokes), record it, and give the view. A session also runs the computer players'
+turns and owns the per-match lock, so two requests cannot play the same stroke twice. The running counters
+(innings, runs, fouls) live in the match state, so no interface recounts them from stored JSON.
+
+A stroke costs two store round trips: one read (:meth:`Store.open_match`: the match, its state and its last
+action) and one write (:meth:`Store.record`). No rules live here.
+
+Study mode (:func:`study_shot`) plays one stroke from any position and game state through a
+:meth:`Match.at` match, so a study stroke is checked and ruled exactly like a stroke in a match.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from kaisa.call import Call
+from kaisa.errors import InvalidPositionError, InvalidStrokeError, KaisaError
+from kaisa.game import (
+    Action,
+    ClockConfig,
+    Entry,
+    IllegalActionError,
+    Lag,
+    MarkedShot,
+    Match,
+    MatchConfig,
+    MatchState,
+    Outcome,
+    Phase,
+    Shot,
+    action_to_json,
+)
+from kaisa.game.marking import Marks, correct, marked_shot
+from kaisa.game.match import Simulator
+from kaisa.model import Position, ShotRecord, Stroke
+from kaisa.players import (
+    COMPUTER_KINDS,
+    HUMAN,
+    MatchStalledError,
+    Player,
+    decide_action,
+    lag_stroke,
+    make_player,
+    seat_noise,
+)
+from kaisa.records.storage import AccessDeniedError, MatchInfo, PlayerInfo, Store
+from kaisa.records.storage.store import OpenedMatch, StoredAction
+from kaisa.referee import GameState, LateFall, RuleOptions, Ruling
+from kaisa.referee.opening import w2_corridors
+
+if TYPE_CHECKING:
+    from kaisa.players.search import Evaluation
+
+ANIMATION_RATE = 60.0
+"""Hz: pages animate strokes from ball centres sampled this often."""
+
+
+class UnknownActionError(KaisaError, LookupError):
+    """No action with that index is stored for the match."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """The action belongs to the other kind of player (a person's to a computer's turn, or the reverse)."""
+
+
+def is_computer(kind: str) -> bool:
+    return kind in COMPUTER_KINDS
+
+
+def match_config(
+    players: Sequence[PlayerInfo],
+    *,
+    clock: ClockConfig | None = None,
+    options: RuleOptions | None = None,
+    seed: int = 0,
+    noise: float = 1.0,
+) -> MatchConfig:
+    """The configuration of a match between ``players``: each computer player's seat gets its kind's execution
+    noise (times ``noise``), a person's none; ``seed`` seeds the chance step."""
+    return MatchConfig(
+        players=(players[0].name, players[1].name),
+        clock=clock or ClockConfig(),
+        options=options or RuleOptions(),
+        noise=(seat_noise(players[0].kind, noise), seat_noise(players[1].kind, noise)),
+        seed=seed,
+    )
+
+
+# --- the view ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """A match as a page shows it. ``to_move`` is the index of the player to act (None in a lag)."""
+
+    id: int
+    players: list[dict[str, Any]]
+    phase: str
+    position: dict[str, Any]
+    scores: dict[str, int]
+    innings: dict[str, int]
+    run: int
+    shooter: str
+    to_move: int | None
+    computer_to_move: bool
+    from_hand: bool
+    opening: bool
+    lag_winner: int | None
+    fouls: dict[str, int]
+    clock: dict[str, Any]
+    shootout: dict[str, Any] | None
+    result: dict[str, Any] | None
+    strokes: int
+    actions: int
+    can_undo: bool
+    w2_corridors: list[dict[str, Any]]
+    last: dict[str, Any] | None
+    last_action: dict[str, Any] | None = None
+    event: str | None = None
+    updated_at: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def view_of(
+    match: Match,
+    info: MatchInfo,
+    *,
+    last: dict[str, Any] | None,
+    last_action: dict[str, Any] | None,
+    actions: int,
+    current: bool = True,
+) -> MatchView:
+    """The view of ``match`` after ``actions`` actions (``current``: the stored match as it is now, which
+    may be undone; otherwise a replay of it)."""
+    state = match.state
+    config = match.config
+    owners = state.owners
+    mover = state.to_move
+    computer = False
+    if state.phase is not Phase.OVER:
+        if mover is not None:
+            computer = is_computer(info.players[mover].kind)
+        else:
+            computer = all(is_computer(p.kind) for p in info.players)
+    corridors = []
+    if state.phase is Phase.PLACE_W2:
+        corridors = [
+            {"pocket": p.value, "from": list(a), "to": list(b), "clearance": c}
+            for p, a, b, c in w2_corridors(state.position, config.spec, config.options)
+        ]
+    if last is not None:
+        last = {k: v for k, v in last.items() if k != "records"}
+    return MatchView(
+        id=info.id,
+        players=[
+            {"name": p.name, "kind": p.kind, "cue_ball": None if owners is None else owners[i].value}
+            for i, p in enumerate(info.players)
+        ],
+        phase=state.phase.value,
+        position=state.position.to_json(),
+        scores={b.value: s for b, s in state.game.scores.items()},
+        innings={b.value: n for b, n in state.innings.items()},
+        run=state.run,
+        shooter=state.game.shooter.value,
+        to_move=mover,
+        computer_to_move=computer,
+        from_hand=state.game.from_hand,
+        opening=state.game.opening,
+        lag_winner=state.lag_winner,
+        fouls={b.value: n for b, n in state.fouls.items()},
+        clock={"mode": config.clock.mode, **state.clock.to_json(), "limit": state.clock.limit},
+        shootout=None if state.shootout is None else state.shootout.to_json(),
+        result=None if state.result is None else state.result.to_json(),
+        strokes=state.strokes,
+        actions=actions,
+        can_undo=current and config.clock.mode == "off" and actions > 0,
+        w2_corridors=corridors,
+        last=last,
+        last_action=last_action if current else None,
+        event=info.event,
+        updated_at=info.updated_at.isoformat(),
+    )
+
+
+@dataclass(frozen=True)
+class Played:
+    """What one pushed action gave: the action as recorded (with its executed strokes), what it produced and
+    the match after it."""
+
+    action: Action
+    outcome: Outcome
+    view: MatchView
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match": self.view.to_json(), "action": action_to_json(self.action), "outcome": self.outcome.to_json()}
+
+
+# --- sessions -----------------------------------------------------------------------------------------------
+
+
+class Sessions:
+    """The match sessions of one store: create matches, open one to play on (locked), read views.
+
+    ``trajectory_rate`` (Hz) samples the paths of every shot for animation (the browser table); the
+    computer players are made once per match seat and kept, as their worker pools are."""
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        *,
+        trajectory_rate: float | None = None,
+        simulate: Simulator | None = None,
+    ) -> None:
+        self._store = store
+        self.trajectory_rate = trajectory_rate
+        self.simulate = simulate
+        self._locks: dict[int, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self._players: dict[tuple[int, int], Player] = {}
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            raise KaisaError("these sessions keep no records: open them on a store")
+        return self._store
+
+    # --- creating ----------------------------------------------------------------------------------------
+
+    def unrecorded(
+        self, players: Sequence[PlayerInfo], config: MatchConfig, state: MatchState | None = None
+    ) -> MatchSession:
+        """A match played in memory only (an environment's episode, ``kaisa match --no-db``): the same session
+        without a store."""
+        now = datetime.now(UTC)
+        match = Match(config, state)
+        info = MatchInfo(
+            id=0,
+            players=(players[0], players[1]),
+            status="playing",
+            seed=config.seed,
+            actions=0,
+            result=None,
+            created_at=now,
+            updated_at=now,
+        )
+        return MatchSession(self, OpenedMatch(info, config, match.state, None), recorded=False)
+
+    def create(
+        self,
+        players: Sequence[PlayerInfo],
+        *,
+        clock: ClockConfig | None = None,
+        options: RuleOptions | None = None,
+        seed: int | None = None,
+        event: str | None = None,
+        token: str | None = None,
+        state: MatchState | None = None,
+    ) -> int:
+        """Store a new match between ``players`` and return its id. Without a ``seed`` one is drawn, and stored:
+        the chance step and the computer players are seeded from it."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        config = match_config(players, clock=clock, options=options, seed=seed)
+        return self.store.create_match(config, list(players), seed, event=event, token=token, state=state)
+
+    # --- opening ----------------------------------------------------------------------------------------
+
+    @contextmanager
+    def locked(self, match_id: int) -> Iterator[None]:
+        """Serialise the actions on one match within this process (the store refuses a stale action from
+        another process)."""
+        with self._guard:
+            lock = self._locks.setdefault(match_id, threading.Lock())
+        with lock:
+            yield
+
+    @contextmanager
+    def open(self, match_id: int, *, token: str | None = None, marker: bool = False) -> Iterator[MatchSession]:
+        """The stored match, locked, ready to play on. A club match (kept by a marker, with a token) opens only
+        with ``marker`` and its ``token``; a match without a token only without ``marker``."""
+        if marker:
+            self.store.check_token(match_id, token)
+        with self.locked(match_id):
+            opened = self.store.open_match(match_id)
+            if opened.info.has_token and not marker:
+                raise AccessDeniedError(
+                    f"match {match_id} is a club match kept by a marker: enter it through /api/club with its token"
+                )
+            yield MatchSession(self, opened)
+
+    def view(self, match_id: int) -> MatchView:
+        """The match as it is now (one read)."""
+        return MatchSession(self, self.store.open_match(match_id)).view()
+
+    def computer(self, info: MatchInfo, seat: int) -> Player | None:
+        """The computer player in ``seat`` (None for a person), made once per match and seat."""
+        kind = info.players[seat].kind
+        if not is_computer(kind):
+            return None
+        key = (info.id, seat)
+        if key not in self._players:
+            self._players[key] = make_player(kind, info.players[seat].name, (info.seed or 0) + seat)
+        return self._players[key]
+
+    # --- reading ------------------------------------------------------------------------------------------
+
+    def history(self, match_id: int) -> list[tuple[StoredAction, int | None]]:
+        """Every recorded action with the index of the player who played it (None: the lag, both)."""
+        stored = self.store.actions(match_id)
+        if not stored:
+            return []
+        before = self.store.stored_action(match_id, 0)[1]
+        out: list[tuple[StoredAction, int | None]] = []
+        for a in stored:
+            out.append((a, before.to_move))
+            before = a.state_after
+        return out
+
+    def animation(self, match_id: int, index: int, rate: float = ANIMATION_RATE) -> tuple[Played, MatchInfo]:
+        """Action ``index`` played again from its stored state with paths sampled at ``rate`` Hz (replay stroke
+        by stroke), and the view as of that action. Costs the same at any length of match."""
+        opened = self.store.open_match(match_id)
+        count = opened.info.actions
+        if not 0 <= index < count:
+            which = "has no actions yet" if not count else f"has {count} actions, numbered 0 to {count - 1}"
+            raise UnknownActionError(f"match {match_id} {which}: there is no action {index}")
+        stored, before = self.store.stored_action(match_id, index)
+        replay = Match(opened.config, before, simulate=self.simulate, trajectory_rate=rate)
+        outcome = replay.push(stored.action)
+        view = view_of(replay, opened.info, last=outcome.to_json(), last_action=None, actions=index + 1, current=False)
+        return Played(replay.stack[-1].action, outcome, view), opened.info
+
+
+class MatchSession:
+    """One stored match opened to play on (hold it only inside :meth:`Sessions.open`)."""
+
+    def __init__(self, sessions: Sessions, opened: OpenedMatch, *, recorded: bool = True) -> None:
+        self.sessions = sessions
+        self.recorded = recorded
+        self.info = opened.info
+        self.id = opened.info.id
+        self.match = Match(
+            opened.config,
+            opened.state,
+            simulate=sessions.simulate,
+            trajectory_rate=sessions.trajectory_rate,
+        )
+        self._last: dict[str, Any] | None = None if opened.last is None else opened.last.outcome
+        self._last_action: dict[str, Any] | None = None if opened.last is None else action_to_json(opened.last.action)
+
+    @property
+    def state(self) -> MatchState:
+        return self.match.state
+
+    # --- playing -----------------------------------------------------------------------------------------
+
+    def push(self, action: Action) -> Played:
+        """Play ``action`` and record it in one transaction (with its executed strokes)."""
+        before = self.match.state
+        outcome = self.match.push(action)
+        entry = self.match.stack[-1]
+        if self.recorded:
+            recorded = self.store.record(self.id, Entry(entry.action, before, outcome), self.match.state)
+            index, at = recorded.index, recorded.at
+        else:
+            index, at = self.info.actions, datetime.now(UTC)
+        result = self.match.state.result
+        self.info = replace(
+            self.info,
+            actions=index + 1,
+            updated_at=at,
+            status="over" if self.match.state.phase is Phase.OVER else "playing",
+            result=result,
+        )
+        self._last = outcome.to_json()
+        self._last_action = action_to_json(entry.action)
+        return Played(entry.action, outcome, self.view())
+
+    def person(self, build: Callable[[Match], Action]) -> Played:
+        """A person's action (refused when it is a computer player's turn)."""
+        mover = self.match.state.to_move
+        if mover is not None and self.computer(mover) is not None:
+            raise NotYourTurnError(
+                f"it is {self.info.players[mover].name}'s turn, a computer player: ask it to play (POST .../computer)"
+            )
+        return self.push(build(self.match))
+
+    def lag(self, strokes: tuple[Stroke | None, Stroke | None], lift: bool = False) -> Played:
+        """The lag: a person's stroke for each person, None for each computer player (it lags itself)."""
+        state = self.match.state
+        if state.phase not in (Phase.LAG, Phase.SHOOTOUT_LAG):
+            raise IllegalActionError(f"the match is in phase {state.phase.value}, not in a lag")
+        played = []
+        for seat, stroke in enumerate(strokes):
+            computer = self.computer(seat)
+            if stroke is None:
+                if computer is None:
+                    raise NotYourTurnError(f"player {seat + 1} is a person: send their lag stroke")
+                stroke = lag_stroke(computer, seat, self.match)
+            elif computer is not None:
+                raise NotYourTurnError(f"player {seat + 1} is a computer player: send null for its lag stroke")
+            played.append(stroke)
+        return self.push(Lag((played[0], played[1]), lift))
+
+    def play_computer(self) -> Played:
+        """The computer player whose turn it is plays its action."""
+        state = self.match.state
+        if state.phase is Phase.OVER:
+            raise IllegalActionError("the match is over")
+        if state.phase in (Phase.LAG, Phase.SHOOTOUT_LAG):
+            both = [self.computer(0), self.computer(1)]
+            if both[0] is None or both[1] is None:
+                raise NotYourTurnError(
+                    "in a lag both players play at once: send the person's lag stroke with null for the computer"
+                )
+            return self.push(decide_action(self.match, [both[0], both[1]]))
+        mover = state.to_move
+        assert mover is not None
+        player = self.computer(mover)
+        if player is None:
+            raise NotYourTurnError(f"it is player {mover + 1}'s ({self.info.players[mover].name}) turn, a person's")
+        return self.push(decide_action(self.match, [player, player]))
+
+    def mark(self, call: Call | None, marks: Marks, seconds: float = 0.0) -> Played:
+        """A stroke at a real table as its marker entered it (the referee rules the marker's facts)."""
+        state = self.match.state
+        if state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
+            raise IllegalActionError(f"the match is in phase {state.phase.value}: no stroke is due")
+        return self.push(marked_shot(state, call, marks, seconds))
+
+    def correct(self, index: int, call: Call | None, marks: Marks) -> MatchView:
+        """Correct the entered stroke at action ``index``: the match is replayed with it changed and every later
+        stroke re-entered against the positions the correction leads to (refused, with the reason, when a later
+        stroke no longer fits), then rewritten in one transaction."""
+        match = self.store.resume(self.id)
+        if not 0 <= index < len(match.stack) or not isinstance(match.stack[index].action, MarkedShot):
+            raise IllegalActionError(f"action {index} of match {self.id} is not an entered stroke")
+        old = match.stack[index].action
+        assert isinstance(old, MarkedShot)
+        before = match.stack[index].before
+        fixed = correct(match, index, marked_shot(before, call, marks, old.seconds))
+        return self.rewrite(index, fixed)
+
+    def undo_entry(self, *, keep: int = 0) -> MatchView:
+        """A marker takes back the last entry (any clock), never the first ``keep`` actions."""
+        if self.info.actions <= keep:
+            raise IllegalActionError("there is no entered stroke or placement to undo")
+        self.store.undo(self.id)
+        self._reload()
+        return self.view()
+
+    def undo(self, *, to_person: bool = True) -> MatchView:
+        """Take back the last action (casual matches only) and, ``to_person``, the computer's actions before it
+        back to the last person's action."""
+        if self.match.config.clock.mode != "off":
+            raise IllegalActionError("a match on the competition clock cannot be undone")
+        if not self.info.actions:
+            raise IllegalActionError("there is nothing to undo")
+        while self.info.actions:
+            self.store.undo(self.id)
+            self._reload()
+            mover = self.match.state.to_move
+            if not to_person or mover is None or self.info.players[mover].kind == HUMAN:
+                break
+        return self.view()
+
+    def rewrite(self, keep: int, match: Match) -> MatchView:
+        """Replace the actions from index ``keep`` on with those of ``match`` (a correction replayed by the game
+        layer from the stored actions), in one transaction."""
+        self.store.rewrite(self.id, keep, match.stack[keep:], match.state)
+        self._reload()
+        return self.view()
+
+    def _reload(self) -> None:
+        opened = self.store.open_match(self.id)
+        self.info = opened.info
+        self.match = Match(
+            opened.config, opened.state, simulate=self.sessions.simulate, trajectory_rate=self.match.trajectory_rate
+        )
+        self._last = None if opened.last is None else opened.last.outcome
+        self._last_action = None if opened.last is None else action_to_json(opened.last.action)
+
+    def computer(self, seat: int) -> Player | None:
+        return self.sessions.computer(self.info, seat)
+
+    @property
+    def store(self) -> Store:
+        return self.sessions.store
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    def play_out(self, on_played: Callable[[Played], None] | None = None, max_actions: int = 5000) -> None:
+        """Let the computer players play until the match is over (both seats must be computer players)."""
+        for _ in range(max_actions):
+            if self.match.over:
+                return
+            played = self.play_computer()
+            if on_played is not None:
+                on_played(played)
+        if not self.match.over:
+            raise MatchStalledError(f"the match did not finish within {max_actions} actions")
+
+    # --- the view ------------------------------------------------------------------------------------------
+
+    def view(self) -> MatchView:
+        return view_of(self.match, self.info, last=self._last, last_action=self._last_action, actions=self.info.actions)
+
+
+# --- study: one stroke from any position ---------------------------------------------------------------------
+
+
+def advise(position: Position, game: GameState | None, level: str) -> list[Evaluation]:
+    """The advisor's evaluated calls in ``position`` (``game``: default W1 at the table), best first. Refuses a
+    cue ball that is neither on the table nor in hand."""
+    from kaisa.players.search import advise as search_advise
+
+    game = game or GameState()
+    if not game.from_hand and game.shooter not in position:
+        raise InvalidPositionError(
+            f"{game.shooter.value} is to play but is not on the table: put it in the position, or play it from hand "
+            f"(a state with {game.shooter.value} in in_hand)"
+        )
+    return search_advise(position, game, level)
+
+
+@dataclass(frozen=True)
+class StudyShot:
+    """A study stroke as simulated and ruled."""
+
+    record: ShotRecord
+    ruling: Ruling
+
+
+def study_shot(
+    position: Position,
+    stroke: Stroke,
+    call: Call | None,
+    game: GameState | None = None,
+    *,
+    trajectory_rate: float | None = ANIMATION_RATE,
+    simulate: Simulator | None = None,
+) -> StudyShot:
+    """Play ``stroke`` from ``position`` (``game``: the state, default the stroke's ball at the table) through a
+    match, exactly as in play. A stroke with a ``place`` puts its ball there first (study lets you put the cue
+    ball anywhere); a cue ball in hand must be placed legally."""
+    game = game or GameState(shooter=stroke.ball)
+    if stroke.place is not None and not game.from_hand:
+        position = position.with_ball(stroke.ball, stroke.place)
+        stroke = replace(stroke, place=None)
+    if stroke.place is None and game.shooter not in position and stroke.ball is game.shooter:
+        raise InvalidPositionError(
+            f"{game.shooter.value} is to play but is not on the table: put it in the position, or play it from hand "
+            f"(a stroke with a place, or a state with {game.shooter.value} in in_hand)"
+        )
+    match = Match.at(position, game, simulate=simulate, trajectory_rate=trajectory_rate)
+    try:
+        outcome = match.push(Shot(call, stroke))
+    except IllegalActionError as error:  # outside a match there is no turn to wait for: the stroke is invalid
+        raise InvalidStrokeError(str(error)) from None
+    assert outcome.ruling is not None and outcome.records
+    return StudyShot(outcome.records[0], outcome.ruling)
+
+
+__all__ = [
+    "ANIMATION_RATE",
+    "GameState",
+    "LateFall",
+    "MatchSession",
+    "MatchView",
+    "NotYourTurnError",
+    "Played",
+    "RuleOptions",
+    "Sessions",
+    "StudyShot",
+    "UnknownActionError",
+    "advise",
+    "match_config",
+    "study_shot",
+    "view_of",
+]
