@@ -26,8 +26,10 @@ from kaisa.envs import (
     observe_state,
 )
 from kaisa.envs.encoding import TEMPLATES, legal_place
-from kaisa.game import Match, MatchConfig, MatchState, Phase
+from kaisa.game import Match, MatchConfig, MatchState, Phase, Shot
+from kaisa.layouts import starting_position
 from kaisa.model import BallId, Position, Stroke
+from kaisa.players import BaselinePlayer, seat_noise
 from kaisa.referee import GameState
 from kaisa.referee.opening import check_hand_placement
 from kaisa.table import OFFICIAL, PocketId
@@ -183,21 +185,18 @@ def test_5_a_place_from_hand_is_always_legal():
 
 def test_the_agent_scores_a_straight_pot_and_keeps_the_table_with_the_stroke_reward():
     environment = KaisaEnv(opponent="baseline", noise=0.0, reward="stroke")
-    environment.reset(seed=1)
-    environment.match = Match(MatchConfig(), playing(straight_in()))
-    environment.me = W1
+    environment.reset(seed=1, options={"state": playing(straight_in())})
     _observation, reward, terminated, _truncated, info = environment.step(k_fl_action())
     assert reward == 6.0
     assert "1.3" in info["clauses"]
+    assert info["executed"] == info["stroke"]  # no noise: played exactly as intended
     assert not terminated
     assert environment.match.state.game.shooter is W1
 
 
 def test_the_net_reward_counts_the_opponents_run_against_the_agent():
     environment = KaisaEnv(opponent="baseline", noise=0.0, reward="net")
-    environment.reset(seed=2)
-    environment.match = Match(MatchConfig(), playing(straight_in()))
-    environment.me = W1
+    environment.reset(seed=2, options={"state": playing(straight_in())})
     before = environment.match.state.game.scores
     miss = {"call": 0, "stroke": encode_stroke(Stroke(W1, 0.3, 270.0))}  # no call, a soft roll away
     _observation, reward, _terminated, _truncated, _info = environment.step(miss)
@@ -208,14 +207,120 @@ def test_the_net_reward_counts_the_opponents_run_against_the_agent():
 
 def test_aec_the_same_agent_keeps_the_turn_after_a_legal_pot_and_rewards_are_zero_sum():
     aec = KaisaAECEnv(noise=0.0)
-    aec.reset(seed=3)
-    aec.match = Match(MatchConfig(), playing(straight_in()))
-    aec.agent_selection = "W1"
+    aec.reset(seed=3, options={"state": playing(straight_in())})
+    assert aec.agent_selection == "W1"
     aec.step(k_fl_action())
     assert aec.rewards == {"W1": 6.0, "W2": -6.0}
     assert aec.agent_selection == "W1"
     aec.step({"call": 0, "stroke": encode_stroke(Stroke(W1, 0.3, 270.0))})
     assert aec.agent_selection == "W2"
+
+
+# --- the match session and its chance step ----------------------------------------------------------------
+
+
+def test_an_episode_starts_at_the_break_of_a_match_session():
+    environment = KaisaEnv(opponent="baseline", agent="W2")
+    environment.reset(seed=7)
+    match = environment.match
+    w2 = BaselinePlayer("placer").place_w2(starting_position(), OFFICIAL, MatchConfig().options)
+    at_break = Match.at_break(w2, match.config).state
+    first = match.stack[0].before if match.stack else match.state  # the opponent (W1) has broken already
+    assert first == at_break
+    assert environment.session.recorded is False
+    assert [p.kind for p in environment.session.info.players] == ["baseline", "human"]
+    assert match.config.players == ("baseline", "agent")
+
+
+def test_the_seats_noise_is_in_the_match_config_and_seeded_by_reset():
+    environment = KaisaEnv(opponent="beginner", agent="W2", noise=0.5)
+    environment.reset(seed=3)
+    config = environment.match.config
+    assert config.noise == (seat_noise("beginner", 0.5), 0.5) == (1.0, 0.5)
+    seed = config.seed
+    environment.reset(seed=3)
+    assert environment.match.config.seed == seed
+    environment.reset(seed=4)
+    assert environment.match.config.seed != seed
+    aec = KaisaAECEnv(noise=0.25)
+    aec.reset(seed=3)
+    assert aec.match.config.noise == (0.25, 0.25)
+
+
+def test_the_agents_stroke_is_executed_by_the_matchs_chance_step():
+    """The environment decodes the intended stroke; the match executes it with the agent seat's noise."""
+    environment = KaisaEnv(opponent="baseline", noise=1.0, reward="stroke")
+    environment.reset(seed=5, options={"state": playing(straight_in())})
+    action = k_fl_action()
+    _observation, _reward, _terminated, _truncated, info = environment.step(action)
+    intended = decode_stroke(action["stroke"], W1, straight_in(), GameState())
+    assert info["stroke"] == intended  # no noise in the environment
+    assert info["executed"] != intended
+    shot = next(e.action for e in environment.match.stack if isinstance(e.action, Shot))
+    assert (shot.stroke, shot.executed) == (info["stroke"], info["executed"])
+    replayed = Match(environment.match.config, playing(straight_in()))
+    replayed.push(Shot(shot.call, shot.stroke))
+    assert replayed.stack[-1].action == shot  # the same seeded chance step, the same execution
+
+
+def test_the_observation_is_computed_once_per_step(monkeypatch: pytest.MonkeyPatch):
+    import kaisa.envs.aec_env as aec_module
+    import kaisa.envs.gym_env as gym_module
+
+    calls: list[BallId] = []
+
+    def counting(position: Position, game: GameState, me: BallId, spec: Any = OFFICIAL) -> dict[str, Any]:
+        calls.append(me)
+        return observe_state(position, game, me, spec)
+
+    monkeypatch.setattr(gym_module, "observe_state", counting)
+    monkeypatch.setattr(aec_module, "observe_state", counting)
+    environment = KaisaEnv(opponent="baseline", noise=0.0)
+    environment.reset(seed=1, options={"state": playing(straight_in())})
+    calls.clear()
+    observation, *_rest, info = environment.step(k_fl_action())
+    assert calls == [W1]
+    assert info["call_mask"] is observation["call_mask"]
+    aec = KaisaAECEnv(noise=0.0)
+    aec.reset(seed=1, options={"state": playing(straight_in())})
+    calls.clear()
+    aec.step(k_fl_action())
+    aec.last()
+    aec.observe("W2")
+    assert sorted(calls) == [W1, W2]  # once per agent
+
+
+def test_a_stroke_the_engine_cannot_play_is_nudged_in_one_place(monkeypatch: pytest.MonkeyPatch):
+    from kaisa.errors import SimulationError
+    from kaisa.session import MatchSession
+
+    tried: list[float] = []
+    push = MatchSession.push
+
+    def flaky(self: MatchSession, action: Any) -> Any:
+        tried.append(action.stroke.direction)
+        if len(tried) < 3:
+            raise SimulationError("a ball through a cushion")
+        return push(self, action)
+
+    environment = KaisaEnv(opponent="baseline", noise=0.0, reward="stroke")
+    environment.reset(seed=1, options={"state": playing(straight_in())})
+    monkeypatch.setattr(MatchSession, "push", flaky)
+    _observation, reward, *_rest, info = environment.step(k_fl_action())
+    assert tried[1] - tried[0] == pytest.approx(1e-3)
+    assert tried[2] - tried[0] == pytest.approx(2e-3)
+    assert info["stroke"].direction == tried[2]
+    assert reward == 6.0
+
+
+def test_a_start_state_must_be_in_play():
+    environment = KaisaEnv()
+    with pytest.raises(ValueError, match="MatchState in play"):
+        environment.reset(seed=0, options={"state": Match().state})  # the lag
+    with pytest.raises(ValueError, match="noise is a finite number >= 0"):
+        KaisaEnv(noise=-1.0)
+    with pytest.raises(ValueError, match="the opponent is a computer player"):
+        KaisaEnv(opponent="human")
 
 
 def test_bad_arguments_are_refused_clearly():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,15 +23,18 @@ from kaisa.bench.ai import (
     PlayerResult,
     ShotResults,
     ai_benchmark,
+    chance_seed,
     columns,
-    make_benchmark_player,
     print_ai_report,
     single_shots,
     sweep_figure,
 )
 from kaisa.cli import app
 from kaisa.layouts import random_layout
+from kaisa.model import Position, Stroke
 from kaisa.players import BaselinePlayer
+from kaisa.referee import GameState
+from kaisa.table import TableSpec
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -101,7 +105,7 @@ def test_sweep_reuses_the_main_noise_and_is_deterministic(tiny: AiBenchmark):
     # the same player on the same layouts decides and scores the same, whatever the clock says
     rng = np.random.default_rng(11)
     layouts = [random_layout(rng) for _ in range(2)]
-    first, second = (single_shots(BaselinePlayer("b", seed=11, noise=2.0), layouts) for _ in range(2))
+    first, second = (single_shots(BaselinePlayer("b", seed=11), layouts, noise=2.0, seed=11) for _ in range(2))
     assert (first.called, first.legal_pots, first.points, first.fouls) == (
         second.called,
         second.legal_pots,
@@ -149,16 +153,54 @@ def test_sweep_figure_legend_and_gaps_for_several_players():
         sweep_figure(AiBenchmark(("baseline",), 10, 0, 1.0, 5, players[:1]))
 
 
-def test_players_and_columns():
-    player = make_benchmark_player("baseline", "b", seed=3, noise=0.5)
-    assert isinstance(player, BaselinePlayer)
-    assert player.noise.scale == 0.5
-    assert player.name == "b"
-    with pytest.raises(ValueError, match="unknown player kind"):
-        make_benchmark_player("nobody", "n", seed=3, noise=1.0)
+class Recording(BaselinePlayer):
+    """A baseline player that remembers the strokes it decided."""
+
+    def __init__(self) -> None:
+        super().__init__("b", seed=3)
+        self.strokes: list[Stroke] = []
+
+    def shot(self, position: Position, game: GameState, spec: TableSpec, stroke_index: int) -> tuple[Any, Stroke]:
+        call, stroke = super().shot(position, game, spec, stroke_index)
+        self.strokes.append(stroke)
+        return call, stroke
+
+
+def test_single_shots_are_executed_by_the_matchs_chance_step(monkeypatch: pytest.MonkeyPatch):
+    """The player decides the same strokes at every noise; the match executes them with the seat's noise,
+    drawn from the benchmark's seed and the layout's index (independent layouts)."""
+    from kaisa.game import Match, Shot
+
+    rng = np.random.default_rng(4)
+    layouts = [random_layout(rng) for _ in range(3)]
+    executed: list[tuple[int, Stroke, Stroke]] = []
+    push = Match.push
+
+    def recording_push(self: Match, action: Any) -> Any:
+        outcome = push(self, action)
+        shot = self.stack[-1].action
+        assert isinstance(shot, Shot)
+        executed.append((self.config.seed, shot.stroke, shot.played))
+        return outcome
+
+    monkeypatch.setattr(Match, "push", recording_push)
+    exact, noisy = Recording(), Recording()
+    single_shots(exact, layouts, seed=5)
+    single_shots(noisy, layouts, noise=2.0, seed=5)
+    assert exact.strokes == noisy.strokes  # the player never perturbs its strokes
+    assert [s for _, s, _ in executed] == exact.strokes + noisy.strokes
+    assert all(intended == played for _, intended, played in executed[:3])  # noise 0: exactly as decided
+    assert all(intended != played for _, intended, played in executed[3:])
+    assert [seed for seed, _, _ in executed[3:]] == [chance_seed(5, i) for i in range(3)]
+    assert len({seed for seed, _, _ in executed[3:]}) == 3
+
+
+def test_columns_and_unknown_kinds():
     assert columns(["club", "baseline", " master", "club"]) == ("baseline", "club", "master")
     with pytest.raises(ValueError, match="unknown player kind"):
         ai_benchmark(["nobody"], layouts=1, games=0, console=Console(file=io.StringIO()))
+    with pytest.raises(ValueError, match="'human' is not a computer player"):
+        ai_benchmark(["human"], layouts=1, games=0, console=Console(file=io.StringIO()))
 
 
 runner = CliRunner()

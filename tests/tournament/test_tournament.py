@@ -22,6 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kaisa.cli import app
+from kaisa.game import Shot
 from kaisa.players import BaselinePlayer
 from kaisa.players.search import SearchPlayer
 from kaisa.records.storage import open_store
@@ -33,6 +34,7 @@ from kaisa.tournament import (
     Tournament,
     TournamentError,
     bradley_terry,
+    chance_seed,
     check_address,
     elo,
     entrant_names,
@@ -192,7 +194,8 @@ def test_the_schedule_is_a_round_robin_with_alternating_sides_and_seeded_games()
     assert [s.seats for s in specs[:3]] == [(0, 1), (1, 0), (0, 1)]
     assert all(s.noise == 0.5 for s in specs)
     assert specs[4].seeds == game_seeds(4, 1, 1)
-    assert len({seed for s in specs for seed in s.seeds}) == 18  # independent streams
+    assert specs[4].chance_seed == chance_seed(4, 1, 1)
+    assert len({seed for s in specs for seed in (*s.seeds, s.chance_seed)}) == 27  # independent streams
     assert schedule(["baseline", "club", "baseline"], 3, seed=4, noise=0.5) == specs
     assert schedule(["baseline", "club", "baseline"], 3, seed=5, noise=0.5) != specs
     assert entrant_names(["club", "master", "club"]) == ("club 1", "master", "club 2")
@@ -282,6 +285,7 @@ def test_a_tournament_plays_every_pair_and_stores_every_match(local_run: Tournam
         assert info.actions == result.stats.actions > 0
         assert info.status == ("over" if result.finished else "playing")
         assert info.event == f"tournament (seed {SEED})"
+        assert info.seed == result.spec.chance_seed
     # consistent figures
     finished = [r for r in t.results if r.finished]
     standings = t.standings()
@@ -304,13 +308,21 @@ def test_a_tournament_plays_every_pair_and_stores_every_match(local_run: Tournam
 
 @pytest.mark.slow
 def test_a_game_is_a_pure_function_of_its_spec(local_run: Tournament):
-    """Played again in this process, the first game equals the pool's; with other seeds it differs."""
+    """Played again in this process, the first game equals the pool's; with another chance seed it differs."""
     first = local_run.results[0]
     again = play_game(first.spec)
     assert again == first
     assert again.match is not None
     assert again.match.over == first.finished
-    reseeded = play_game(replace(first.spec, seeds=game_seeds(SEED + 1, 0, 0)))
+    # the noise is the match's: each seat's in its configuration, applied by its seeded chance step
+    config = again.match.config
+    assert config.noise == (1.0, 1.0)  # the baseline's own noise times the spec's scale 1
+    assert config.seed == first.spec.chance_seed
+    shots = [e.action for e in again.match.stack if isinstance(e.action, Shot)]
+    assert shots
+    assert all(s.executed is not None and s.executed != s.stroke for s in shots)
+    # the baseline decides deterministically, so the chance of a game between baselines is all the match's
+    reseeded = play_game(replace(first.spec, chance_seed=chance_seed(SEED + 1, 0, 0)))
     assert reseeded != first
     assert reseeded.record != first.record
 

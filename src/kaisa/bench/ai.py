@@ -3,9 +3,10 @@
 Every player kind (and the baseline, always the first column) meets exactly the same tests:
 
 - **single shots**: ``layouts`` seeded random 5-ball positions (:func:`kaisa.layouts.random_layout`), W1 at the
-  table and on the bed (no ball in hand); the player decides a call and a stroke, which is simulated and
-  ruled. Every player decides layout ``i`` as stroke index ``i`` of its seed, so a deterministic player gives
-  the same answer on every run;
+  table and on the bed (no ball in hand); the player decides a call and a stroke, which is played through a
+  match from the layout (:meth:`kaisa.game.Match.at`): its chance step executes the stroke with the seat's
+  noise, and it is simulated and ruled. Every player decides layout ``i`` as stroke index ``i`` of its seed,
+  so a deterministic player gives the same answer on every run;
 - **matches**: ``games`` seeded matches of each kind against a baseline reference player, the kind taking
   player 1 in the even games and player 2 in the odd ones, with the clock off. Game ``i`` uses the same seeds
   for every kind, so the kinds meet the same opponent. The figures come from :mod:`kaisa.records.stats`; the baseline
@@ -13,18 +14,22 @@ Every player kind (and the baseline, always the first column) meets exactly the 
 - **noise sweep** (optional): the single-shot tests again at each noise scale, for the called-pot success
   against noise; :func:`sweep_figure` plots it with matplotlib.
 
+Players are made with :func:`kaisa.players.make_player` and only intend strokes (a search player evaluates its
+options under the noise it believes its seat has, ``noise`` times its kind's); the noise itself is applied in
+one place, the match's chance step, from the seat noise of the match's configuration: each kind's own noise
+times ``noise`` (:func:`kaisa.players.seat_noise`).
+
 Decision times are the wall-clock seconds of :meth:`Player.shot` calls (lags and placements excluded), after
 one untimed warm-up decision per player. Tests never assert on the times' values.
 """
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rich.console import Console
@@ -54,26 +59,11 @@ DEFAULT_SWEEP = (0.0, 0.5, 1.0, 2.0, 4.0)
 # --- players --------------------------------------------------------------------------------------------
 
 
-def make_benchmark_player(kind: str, name: str, seed: int, noise: float) -> Player:
-    """A computer player of ``kind`` with its stroke noise at ``noise`` (1 = the convention).
-
-    Uses :func:`kaisa.players.make_player`'s ``noise`` parameter when it has one; otherwise the baseline is
-    built directly, and another kind gets its ``noise`` attribute (a :class:`~kaisa.physics.StrokeNoise`)
-    replaced. Raises ``ValueError`` for an unknown kind or one whose noise cannot be set.
-    """
-    from kaisa.physics import StrokeNoise
-    from kaisa.players import BaselinePlayer, make_player
-
-    factory: Callable[..., Player] = make_player
-    if "noise" in inspect.signature(make_player).parameters:
-        return factory(kind, name, seed, noise=noise)
-    if kind == REFERENCE:
-        return BaselinePlayer(name=name, seed=seed, noise=noise)
-    player = make_player(kind, name, seed)
-    if not isinstance(getattr(player, "noise", None), StrokeNoise):
-        raise ValueError(f"cannot set the noise of a {kind!r} player: make_player takes no noise")
-    cast(Any, player).noise = StrokeNoise(noise)
-    return player
+def chance_seed(seed: int, index: int) -> int:
+    """The seed of the chance step of the match for single-shot layout (or benchmark game) ``index``: a word of
+    ``numpy.random.SeedSequence([seed, index])``, so the executions of different layouts are independent, and
+    the same at every noise scale of a sweep (the noise is the same draw, scaled)."""
+    return int(np.random.SeedSequence([seed % 2**64, index]).generate_state(1, dtype=np.uint32)[0])
 
 
 class TimedPlayer:
@@ -262,10 +252,16 @@ def single_shots(
     layouts: Sequence[Position],
     spec: TableSpec = OFFICIAL,
     on_shot: Callable[[], None] | None = None,
+    *,
+    noise: float = 0.0,
+    seed: int = 0,
 ) -> ShotResults:
-    """``player`` decides a stroke for W1 on each layout; each is simulated and ruled."""
-    from kaisa.physics import simulate
-    from kaisa.referee import GameState, judge, observe
+    """``player`` decides a stroke for W1 on each layout; each is played through a match from the layout
+    (:meth:`kaisa.game.Match.at`) whose chance step executes it with the seat's execution ``noise`` (multiples
+    of the convention; 0: exactly as decided), seeded by :func:`chance_seed` from ``seed`` and the layout's
+    index, and is simulated and ruled there."""
+    from kaisa.game import Match, MatchConfig, Shot
+    from kaisa.referee import GameState
 
     game = GameState(shooter=BallId.W1)
     called = legal = points = fouls = errors = 0
@@ -274,11 +270,13 @@ def single_shots(
         started = time.perf_counter()
         call, stroke = player.shot(position, game, spec, index)
         times.append(time.perf_counter() - started)
+        match = Match.at(position, game, MatchConfig(spec=spec, noise=(noise, 0.0), seed=chance_seed(seed, index)))
         try:
-            ruling = judge(observe(simulate(position, stroke, spec=spec), call, spec=spec), call, game, spec=spec)
+            ruling = match.push(Shot(call, stroke)).ruling
         except KaisaError:
             errors += 1
         else:
+            assert ruling is not None
             called += call is not None
             legal += ruling.legal_pot
             points += ruling.points
@@ -297,19 +295,28 @@ def benchmark_matches(
     spec: TableSpec = OFFICIAL,
 ) -> MatchResults:
     """``games`` matches of ``kind`` against the baseline reference, alternating who is player 1. Game ``i``
-    seeds the kind with ``seed + 2i`` and the reference with ``seed + 2i + 1``."""
-    from kaisa.game import ClockConfig, Match, MatchConfig
-    from kaisa.players import MatchStalledError, play_match
+    seeds the kind with ``seed + 2i``, the reference with ``seed + 2i + 1`` and the match's chance step with
+    :func:`chance_seed` of ``seed`` and ``i``; each seat plays with its kind's execution noise times ``noise``
+    (:func:`kaisa.session.match_config`), applied by the match's chance step."""
+    from dataclasses import replace
+
+    from kaisa.game import ClockConfig, Match
+    from kaisa.players import MatchStalledError, make_player, play_match
     from kaisa.records.stats import MatchStats, PlayerTotals, aggregate, match_stats
+    from kaisa.records.storage import PlayerInfo
+    from kaisa.session import match_config
 
     stats: list[MatchStats] = []
     times: list[float] = []
     errors = stalled = 0
     for i in range(games):
-        tested = TimedPlayer(make_benchmark_player(kind, kind, seed + 2 * i, noise))
-        reference = TimedPlayer(make_benchmark_player(REFERENCE, REFERENCE_NAME, seed + 2 * i + 1, noise))
-        players = (tested, reference) if i % 2 == 0 else (reference, tested)
-        match = Match(MatchConfig(players=(players[0].name, players[1].name), clock=ClockConfig("off"), spec=spec))
+        tested = TimedPlayer(make_player(kind, kind, seed + 2 * i, noise))
+        reference = TimedPlayer(make_player(REFERENCE, REFERENCE_NAME, seed + 2 * i + 1, noise))
+        seats = ((tested, kind), (reference, REFERENCE)) if i % 2 == 0 else ((reference, REFERENCE), (tested, kind))
+        players = (seats[0][0], seats[1][0])
+        infos = [PlayerInfo(player.name, player_kind) for player, player_kind in seats]
+        config = match_config(infos, clock=ClockConfig("off"), seed=chance_seed(seed, i), noise=noise)
+        match = Match(replace(config, spec=spec))
         try:
             play_match(match, players)
         except MatchStalledError:
@@ -347,6 +354,7 @@ def ai_benchmark(
     Raises ``ValueError`` for an unknown kind (before anything is measured) or a negative noise scale.
     """
     from kaisa.layouts import random_layout
+    from kaisa.players import COMPUTER_KINDS, make_player, player_kind, seat_noise
 
     if noise < 0 or any(s < 0 for s in sweep):
         raise ValueError("noise scales must be >= 0")
@@ -356,7 +364,10 @@ def ai_benchmark(
     sweep_ = tuple(dict.fromkeys(float(s) for s in sweep))
     rng = np.random.default_rng(seed)
     positions = [random_layout(rng, spec) for _ in range(layouts)]
-    players = {kind: make_benchmark_player(kind, kind, seed, noise) for kind in kinds_}  # unknown kinds fail here
+    for kind in kinds_:  # unknown kinds fail here, before anything is measured
+        if not player_kind(kind).computer:
+            raise ValueError(f"{kind!r} is not a computer player; the computer players are {', '.join(COMPUTER_KINDS)}")
+    players = {kind: make_player(kind, kind, seed, noise) for kind in kinds_}
     started = time.perf_counter()
     results = []
     per_kind = layouts + games + layouts * len(sweep_)
@@ -369,7 +380,9 @@ def ai_benchmark(
 
         for kind, player in players.items():
             player.shot(positions[0], _warm_up_state(), spec, layouts)  # untimed: caches, imports, kernels
-            shots = single_shots(player, positions, spec, step(f"{kind}: single shots"))
+            shots = single_shots(
+                player, positions, spec, step(f"{kind}: single shots"), noise=seat_noise(kind, noise), seed=seed
+            )
             matches = benchmark_matches(kind, games, noise, seed, step(f"{kind}: matches"), spec) if games else None
             swept = []
             for scale in sweep_:
@@ -378,9 +391,9 @@ def ai_benchmark(
                     swept.append((scale, shots))
                     progress.advance(task, layouts)
                     continue
-                swept.append(
-                    (scale, single_shots(make_benchmark_player(kind, kind, seed, scale), positions, spec, advance))
-                )
+                at_scale = make_player(kind, kind, seed, scale)
+                noisy = single_shots(at_scale, positions, spec, advance, noise=seat_noise(kind, scale), seed=seed)
+                swept.append((scale, noisy))
             results.append(PlayerResult(kind, shots, matches, tuple(swept)))
     return AiBenchmark(
         kinds=kinds_,

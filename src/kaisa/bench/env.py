@@ -1,8 +1,9 @@
 """The research environments' own cost, measured side by side with bare simulate-and-rule calls.
 
 The same seeded 5-ball strokes are played, alternately, as steps of the PettingZoo environment (decode the
-action, play it through the match, observe, reward) and as bare ``simulate`` + ``observe`` + ``judge`` calls,
-so both see the same machine load. The environment's execution noise is off, so both play identical strokes.
+action, play it through the match session, observe, reward) and as bare ``simulate`` + ``observe`` + ``judge``
+calls, so both see the same machine load. Each case is an episode reset to the case's position (untimed). The
+environment's execution noise is off, so the match's chance step plays the identical stroke.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class EnvBenchmark:
 
 def env_benchmark(strokes: int = 300, seed: int = 2014, console: Console | None = None) -> EnvBenchmark:
     from kaisa.envs import KaisaAECEnv, call_index, encode_stroke
-    from kaisa.game import Match, MatchConfig, MatchState, Phase
+    from kaisa.game import MatchState, Phase
     from kaisa.model import BallId
     from kaisa.physics import simulate
     from kaisa.referee import GameState, judge, observe
@@ -51,7 +52,6 @@ def env_benchmark(strokes: int = 300, seed: int = 2014, console: Console | None 
         cases.append((position, stroke, call, index))
     environment = KaisaAECEnv(noise=0.0)
     environment.reset(seed=seed)
-    config = MatchConfig()
     states = [
         MatchState(
             phase=Phase.PLAY,
@@ -65,17 +65,13 @@ def env_benchmark(strokes: int = 300, seed: int = 2014, console: Console | None 
     actions = [{"call": index, "stroke": encode_stroke(stroke)} for _, stroke, _, index in cases]
     for (position, stroke, call, _), action, state in list(zip(cases, actions, states, strict=True))[:10]:
         judge(observe(simulate(position, stroke), call), call, GameState())  # warm the kernels and caches
-        environment.match = Match(config, state)
-        environment.agent_selection = "W1"
+        environment.reset(options={"state": state})
         environment.step(action)
     env_seconds = bare_seconds = 0.0
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("environment steps and bare calls", total=strokes)
         for (position, stroke, call, _), action, state in zip(cases, actions, states, strict=True):
-            environment.match = Match(config, state)
-            environment.agent_selection = "W1"
-            environment.terminations = dict.fromkeys(environment.agents, False)
-            environment.truncations = dict.fromkeys(environment.agents, False)
+            environment.reset(options={"state": state})  # an episode from the case's position, W1 to play
             played = environment.match.state
             t0 = time.perf_counter()
             environment.step(action)

@@ -4,6 +4,10 @@ The agent at the table acts; after a legal pot the same agent keeps the turn, as
 the table from its own side (:mod:`kaisa.envs.encoding`). Rewards: the shooter gets its stroke's points and,
 with ``zero_sum`` (the default), the other agent their negative, so the sum is zero and a foul's penalty
 counts for the opponent too.
+
+Every episode is a match session in memory, as in the Gymnasium environment (:mod:`kaisa.envs.gym_env`): an
+agent's stroke is the intended stroke of a :class:`~kaisa.game.Shot`, and the match's chance step executes it
+with the noise of the agent's seat.
 """
 
 from __future__ import annotations
@@ -15,19 +19,34 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from kaisa.envs.encoding import N_CALLS, call_at, decode_stroke, observe_state
-from kaisa.envs.gym_env import action_space, observation_space, opening_state, play_stroke, render_text
-from kaisa.game import Match, MatchConfig, Shot
+from kaisa.envs.gym_env import (
+    AGENT,
+    SEED_WORDS,
+    action_space,
+    check_noise,
+    observation_space,
+    open_episode,
+    push_shot,
+    render_text,
+    ruling_of,
+    start_state,
+    stroke_info,
+)
+from kaisa.game import Match, MatchState, Shot
 from kaisa.model import BallId
-from kaisa.physics import StrokeNoise
+from kaisa.records.storage import PlayerInfo
 from kaisa.referee import opponent_of
-from kaisa.table import OFFICIAL
+from kaisa.session import MatchSession
 
 AGENTS = ("W1", "W2")
 
 
 class KaisaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
-    """Kaisa for two agents. ``noise`` scales the seeded execution noise on every stroke; episodes end when the
-    match is over (terminations) or after ``max_strokes`` strokes (truncations)."""
+    """Kaisa for two agents. ``noise`` is the execution noise of both seats, applied by the match's chance step
+    and seeded from the reset's seed; episodes end when the match is over (terminations) or after
+    ``max_strokes`` strokes (truncations). ``reset(options={"state": state})`` starts from a
+    :class:`~kaisa.game.MatchState` in play instead of the break. The acting agent's ``infos`` after a step hold
+    its intended ``stroke`` and the ``executed`` one."""
 
     metadata = {"name": "kaisa_v0", "render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
 
@@ -37,7 +56,7 @@ class KaisaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        self.noise = StrokeNoise(noise)
+        self.noise = check_noise(noise)
         self.max_strokes = max_strokes
         self.zero_sum = zero_sum
         self.render_mode = render_mode
@@ -45,7 +64,14 @@ class KaisaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._observation_space = observation_space()
         self._action_space = action_space()
         self._rng = np.random.default_rng()
-        self.match = Match(MatchConfig(players=AGENTS), opening_state(np.random.default_rng(0)))
+        self._seen: MatchState | None = None
+        self._views: dict[str, dict[str, Any]] = {}
+        self.session = self._open(0, None)
+
+    @property
+    def match(self) -> Match:
+        """The episode's match."""
+        return self.session.match
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -54,10 +80,11 @@ class KaisaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        state = start_state(options)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._action_space.seed(seed)
-        self.match = Match(MatchConfig(players=AGENTS), opening_state(self._rng))
+        self.session = self._open(int(self._rng.integers(SEED_WORDS)), state)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -68,8 +95,15 @@ class KaisaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._refresh_infos()
 
     def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s observation of the match as it is, computed once per state and agent."""
         state = self.match.state
-        return observe_state(state.position, state.game, BallId(agent))
+        if state is not self._seen:
+            self._views = {}
+            self._seen = state
+        view = self._views.get(agent)
+        if view is None:
+            view = self._views[agent] = observe_state(state.position, state.game, BallId(agent), self.match.config.spec)
+        return view
 
     def step(self, action: dict[str, Any] | None) -> None:
         agent = self.agent_selection
@@ -83,22 +117,23 @@ class KaisaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         index = int(action["call"])
         if not 0 <= index < N_CALLS:
             raise ValueError(f"a call is an index 0..{N_CALLS - 1}, got {index}")
-        legal = bool(observe_state(state.position, state.game, me)["call_mask"][index])
-        stroke = decode_stroke(action["stroke"], me, state.position, state.game)
-        stroke = self.noise.apply(stroke, self._rng, OFFICIAL)
+        legal = bool(self.observe(agent)["call_mask"][index])
+        stroke = decode_stroke(action["stroke"], me, state.position, state.game, self.match.config.spec)
         self._cumulative_rewards[agent] = 0.0
-        ruling = play_stroke(self.match, Shot(call_at(index, me) if legal else None, stroke))
+        played = push_shot(self.session, Shot(call_at(index, me) if legal else None, stroke))
+        points = ruling_of(played).points
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.rewards[agent] = float(ruling.points)
+        self.rewards[agent] = float(points)
         if self.zero_sum:
-            self.rewards[opponent_of(me).value] = -float(ruling.points)
+            self.rewards[opponent_of(me).value] = -float(points)
         over = self.match.over
         cut = not over and self.match.state.strokes >= self.max_strokes
         for a in self.agents:
             self.terminations[a] = over
             self.truncations[a] = cut
         self._refresh_infos()
-        self.infos[agent].update({"clauses": ruling.clauses, "points": ruling.points, "illegal_call": not legal})
+        self.infos[agent].update(stroke_info(played))
+        self.infos[agent]["illegal_call"] = not legal
         self.agent_selection = self.match.state.game.shooter.value
         self._accumulate_rewards()
 
@@ -108,12 +143,17 @@ class KaisaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     def close(self) -> None:
         pass
 
+    def _open(self, seed: int, state: MatchState | None) -> MatchSession:
+        owners = (BallId.W1, BallId.W2) if state is None or state.owners is None else state.owners
+        players = (PlayerInfo(owners[0].value, AGENT), PlayerInfo(owners[1].value, AGENT))
+        return open_episode(players, (self.noise, self.noise), seed, state)
+
     def _refresh_infos(self) -> None:
         state = self.match.state
         for a in self.agents:
             self.infos[a] = {
                 "scores": {b.value: s for b, s in state.game.scores.items()},
-                "call_mask": observe_state(state.position, state.game, BallId(a))["call_mask"],
+                "call_mask": self.observe(a)["call_mask"],
             }
             if state.result is not None:
                 self.infos[a]["winner"] = state.result.winner.value

@@ -9,9 +9,12 @@
 
 Every pair of players meets ``games`` times; in game ``i`` of a pair the first-listed player is player 1
 (lags W1 from the left) when ``i`` is even and player 2 when it is odd. Each game is a pure function of a
-small frozen :class:`GameSpec` (:func:`play_game`): the kinds, the names, the noise scale and the players'
-seeds, drawn from ``numpy.random.SeedSequence([seed, pair, game])``. So the games can run anywhere, in any
-order, and the same seed gives the same results on every backend:
+small frozen :class:`GameSpec` (:func:`play_game`): the kinds, the names, the noise scale, the players' seeds
+and the seed of the match's chance step, drawn from ``numpy.random.SeedSequence([seed, pair, game])``. A game
+is played through a match session kept in memory (:meth:`kaisa.session.Sessions.unrecorded`); the noise scale
+goes into the match's configuration (each seat gets its kind's noise times it) and only the match's chance
+step applies it. So the games can run anywhere, in any order, and the same seed gives the same results on
+every backend:
 
 - ``local``: a process pool on this machine (``--workers``, default ``min(2, cpu count)``);
 - ``ray``: Ray tasks, on a local Ray instance or on the cluster at ``--address`` (``pip install 'kaisa[ray]'``;
@@ -37,6 +40,7 @@ from kaisa.tournament.games import (
     GameResult,
     GameSpec,
     TournamentError,
+    chance_seed,
     entrant_names,
     game_seeds,
     play_game,
@@ -67,6 +71,7 @@ __all__ = [
     "Tournament",
     "TournamentError",
     "bradley_terry",
+    "chance_seed",
     "check_address",
     "default_workers",
     "elo",

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from kaisa.game import Match
     from kaisa.players import Player
     from kaisa.records.stats import MatchStats
+    from kaisa.records.storage import MatchInfo
+    from kaisa.session import Sessions
 
 
 class TournamentError(KaisaError):
@@ -40,8 +42,12 @@ class GameSpec:
     seeds: tuple[int, int]
     """The players' seeds, from (tournament seed, pair, game) by :func:`game_seeds`."""
     noise: float = 1.0
-    """Stroke-noise scale (1 = the convention)."""
+    """The execution-noise scale of the seats: each player's seat gets its kind's noise times this (1 = each
+    kind's own, :func:`kaisa.players.seat_noise`). The match's chance step applies it."""
     max_actions: int = 5000
+    chance_seed: int = 0
+    """The seed of the match's chance step (its execution noise), from (tournament seed, pair, game) by
+    :func:`chance_seed`."""
 
     @property
     def a_first(self) -> bool:
@@ -99,17 +105,23 @@ def game_seeds(seed: int, pair: int, game: int) -> tuple[int, int]:
     return int(words[0]), int(words[1])
 
 
+def chance_seed(seed: int, pair: int, game: int) -> int:
+    """The seed of the chance step of game ``game`` of pair ``pair``: the third 32-bit word of the sequence
+    whose first two are :func:`game_seeds`."""
+    return int(np.random.SeedSequence([seed, pair, game]).generate_state(3, dtype=np.uint32)[2])
+
+
 def schedule(kinds: Sequence[str], games: int, seed: int = 2014, noise: float = 1.0) -> tuple[GameSpec, ...]:
     """The round robin: ``games`` games for every pair of entrants, pair by pair. Raises
     :class:`TournamentError` for fewer than two players, an unknown kind, ``games < 1``, a negative seed or
     noise scale."""
-    from kaisa.players import PLAYER_KINDS
+    from kaisa.players import COMPUTER_KINDS
 
     kinds = tuple(k.strip() for k in kinds)
-    unknown = sorted({k for k in kinds if k not in PLAYER_KINDS})
+    unknown = sorted({k for k in kinds if k not in COMPUTER_KINDS})
     if unknown:
         raise TournamentError(
-            f"unknown player kind {', '.join(map(repr, unknown))}; the kinds are {', '.join(PLAYER_KINDS)}"
+            f"unknown player kind {', '.join(map(repr, unknown))}; the kinds are {', '.join(COMPUTER_KINDS)}"
         )
     if len(kinds) < 2:
         raise TournamentError(f"a tournament needs at least two players, not {len(kinds)}")
@@ -135,46 +147,69 @@ def schedule(kinds: Sequence[str], games: int, seed: int = 2014, noise: float = 
                         names=(names[a], names[b]),
                         seeds=game_seeds(seed, pair, game),
                         noise=float(noise),
+                        chance_seed=chance_seed(seed, pair, game),
                     )
                 )
             pair += 1
     return tuple(specs)
 
 
-def tournament_player(kind: str, name: str, seed: int, noise: float) -> Player:
+def tournament_player(kind: str, name: str, seed: int, noise: float = 1.0) -> Player:
     """A computer player for a game in a worker process: as :func:`kaisa.players.make_player`, but a search
     player searches in its own process (``parallel=False``) instead of starting a nested process pool; its
-    decisions are the same either way."""
-    from kaisa.players import PLAYER_KINDS, make_player
+    decisions are the same either way. ``noise`` is the noise the player believes its seat has (a search
+    player evaluates its options under it); the match's chance step applies the seat's real noise."""
+    from kaisa.players import BASELINE, COMPUTER_KINDS, make_player
 
-    if kind in PLAYER_KINDS and kind != "baseline":
+    if kind in COMPUTER_KINDS and kind != BASELINE:
         from kaisa.players.search import SearchPlayer
 
         return SearchPlayer(kind, name=name, seed=seed, noise=noise, parallel=False)
     return make_player(kind, name, seed, noise)
 
 
+def seated_sessions(players: Sequence[Player]) -> Sessions:
+    """Match sessions, kept in memory, whose computer players are ``players`` (by seat) instead of players the
+    sessions make from the match's seed: a tournament seeds its players from the schedule and keeps a search
+    player's search in the worker's own process."""
+    from kaisa.session import Sessions
+
+    class Seated(Sessions):
+        def computer(self, info: MatchInfo, seat: int) -> Player | None:
+            return players[seat]
+
+    return Seated()
+
+
 def play_game(spec: GameSpec) -> GameResult:
-    """Play the game ``spec`` describes, with the clock off. Deterministic: the same spec gives an equal
-    result in any process. A game cut short (an action the match refuses, or no end within
-    ``spec.max_actions``) is returned unfinished with the reason in ``error``."""
-    from kaisa.game import ClockConfig, Match, MatchConfig
-    from kaisa.players import MatchStalledError, play_match
+    """Play the game ``spec`` describes, with the clock off, through a match session kept in memory (the
+    calling process stores the match afterwards). Deterministic: the same spec gives an equal result in any
+    process. Each seat's execution noise (``spec.noise`` times its kind's) goes into the match's configuration
+    and its chance step applies it, seeded with ``spec.chance_seed``. A game cut short (an action the match
+    refuses, or no end within ``spec.max_actions``) is returned unfinished with the reason in ``error``."""
+    from kaisa.game import ClockConfig
+    from kaisa.players import MatchStalledError
     from kaisa.records.notation import write_match
     from kaisa.records.stats import match_stats
+    from kaisa.records.storage import PlayerInfo
+    from kaisa.session import match_config
 
     started = time.perf_counter()
-    players = [tournament_player(spec.kinds[i], spec.names[i], spec.seeds[i], spec.noise) for i in (0, 1)]
-    first, second = spec.seats
-    match = Match(MatchConfig(players=(spec.names[first], spec.names[second]), clock=ClockConfig("off")))
+    seats = spec.seats
+    infos = [PlayerInfo(spec.names[i], spec.kinds[i]) for i in seats]
+    config = match_config(infos, clock=ClockConfig("off"), seed=spec.chance_seed, noise=spec.noise)
+    # each player believes in the noise of its seat; the chance step applies it
+    players = [tournament_player(spec.kinds[i], spec.names[i], spec.seeds[i], spec.noise) for i in seats]
+    session = seated_sessions(players).unrecorded(infos, config)
     error = None
     try:
-        play_match(match, (players[first], players[second]), max_actions=spec.max_actions)
+        session.play_out(max_actions=spec.max_actions)
     except (MatchStalledError, KaisaError) as exc:
         error = f"{type(exc).__name__}: {exc}"
+    match = session.match
     stats = match_stats(match)
-    winner = None if stats.winner is None else spec.seats[stats.winner - 1]
-    points = (stats.players[spec.seats.index(0)].points, stats.players[spec.seats.index(1)].points)
+    winner = None if stats.winner is None else seats[stats.winner - 1]
+    points = (stats.players[seats.index(0)].points, stats.players[seats.index(1)].points)
     return GameResult(
         spec=spec,
         winner=winner,

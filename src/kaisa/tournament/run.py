@@ -141,6 +141,7 @@ def _game_json(result: GameResult, match_id: int | None) -> dict[str, Any]:
         "player1": spec.names[first],
         "player2": spec.names[second],
         "seeds": {spec.names[0]: spec.seeds[0], spec.names[1]: spec.seeds[1]},
+        "chance_seed": spec.chance_seed,
         "winner": None if result.winner is None else spec.names[result.winner],
         "points": {spec.names[0]: result.points[0], spec.names[1]: result.points[1]},
         "innings": result.stats.players[0].innings + result.stats.players[1].innings,
@@ -166,7 +167,7 @@ def run_tournament(
     ray_options: dict[str, Any] | None = None,
     resamples: int = 200,
 ) -> Tournament:
-    """Play ``games`` games between every pair of ``kinds`` (player kinds, :data:`kaisa.players.PLAYER_KINDS`;
+    """Play ``games`` games between every pair of ``kinds`` (player kinds, :data:`kaisa.players.COMPUTER_KINDS`;
     a kind entered twice plays as ``kind 1`` and ``kind 2``) on ``backend`` and rate the players.
 
     Every match is stored in ``store`` (when given) by this process, one at a time in schedule order as soon
@@ -198,7 +199,10 @@ def run_tournament(
             while stored < len(specs) and (ready := results[stored]) is not None:  # in schedule order
                 if store is not None and ready.match is not None:
                     match_ids[stored] = store.import_match(
-                        ready.match, kinds=_seat_kinds(ready.spec), event=f"tournament (seed {seed})"
+                        ready.match,
+                        kinds=_seat_kinds(ready.spec),
+                        event=f"tournament (seed {seed})",
+                        seed=ready.spec.chance_seed,
                     )
                     results[stored] = replace(ready, match=None)  # the stack is stored; let it go
                 stored += 1
