@@ -229,6 +229,8 @@ class Sessions:
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
         self._players: dict[tuple[int, int], Player] = {}
+        self._unrecorded = 0
+        """Matches played in memory count down from -1, so their computer players are not mixed up."""
 
     @property
     def store(self) -> Store:
@@ -245,8 +247,9 @@ class Sessions:
         without a store."""
         now = datetime.now(UTC)
         match = Match(config, state)
+        self._unrecorded -= 1
         info = MatchInfo(
-            id=0,
+            id=self._unrecorded,
             players=(players[0], players[1]),
             status="playing",
             seed=config.seed,

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from kaisa.errors import InvalidPositionError
+from kaisa.game.chance import StrokeNoise
 from kaisa.layouts import random_layout, random_stroke
 from kaisa.model import BallContactEvent, BallId, JawEvent, PocketEvent, Position, RailEvent, StrikeEvent, Stroke
-from kaisa.game.chance import StrokeNoise
 from kaisa.physics import kernels_cached, simulate
 from kaisa.physics.engine import BURST_WINDOW, build_system, physics_table, run_engine
 from kaisa.table import OFFICIAL, PLACEMENT_GAP, PocketId, RailId
