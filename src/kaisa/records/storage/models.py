@@ -41,6 +41,8 @@ STATUSES = ("playing", "over")
 PLAYER_NAME_LENGTH = 200
 EVENT_NAME_LENGTH = 120
 PLAYER_KIND_LENGTH = 40
+TABLE_LABEL_LENGTH = 40
+ENTRY_KEY_LENGTH = 100
 
 
 class Base(DeclarativeBase):
@@ -83,6 +85,10 @@ class MatchRow(Base):
     """The club night (or tournament) the match belongs to, for its results table and spectator display."""
     token_hash: Mapped[str | None] = mapped_column(String(64))
     """SHA-256 (hex) of the secret token that lets a marker enter strokes; None for matches played here."""
+    content_hash: Mapped[str | None] = mapped_column(String(64), index=True, unique=True)
+    """SHA-256 (hex) of an imported record's content: the same record is stored once."""
+    table_label: Mapped[str | None] = mapped_column(String(TABLE_LABEL_LENGTH))
+    """The club's number or name of the physical table the match is played on."""
 
 
 class ActionRow(Base):
@@ -102,4 +108,20 @@ class ActionRow(Base):
     created_at: Mapped[datetime]
 
 
-__all__ = ["STATUSES", "ActionRow", "Base", "MatchRow", "PlayerRow"]
+class EntryKeyRow(Base):
+    """An entry's idempotency key (made by the client) with the answer it got: an entry sent again is answered
+    from here instead of being recorded twice. ``action_index`` is the action the entry recorded (None for an
+    entry that recorded no action, such as an undo)."""
+
+    __tablename__ = "entry_keys"
+    __table_args__ = (UniqueConstraint("match_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(ENTRY_KEY_LENGTH))
+    action_index: Mapped[int | None] = mapped_column(Integer)
+    answer: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+__all__ = ["STATUSES", "ActionRow", "Base", "EntryKeyRow", "MatchRow", "PlayerRow"]
