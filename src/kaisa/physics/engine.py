@@ -51,7 +51,10 @@ from kaisa.model import (
     Stroke,
     Trajectories,
 )
+from kaisa.physics import fast
 from kaisa.table import OFFICIAL, PocketId, Point, RailId, TableSpec
+
+fast.apply_from_environment()  # the faster pooltool layer (same answers), unless KAISA_STOCK_POOLTOOL=1
 
 # pooltool's ball-ball resolver divides 0 by 0 when two balls sit exactly at contact distance; the NaN it gets
 # drops that root as intended, so its warning is noise to a user.
