@@ -1,0 +1,43 @@
+"""Competitions: the Finnish double-elimination draw (kaavio), as KaisaKaavio runs it (rules/KAAVIO.md).
+
+Pure and typed, no web or database: players, games and results in; pairings and placings out.
+
+* ``model``: bracket types, players, games, reading a typed score (KAAVIO 2, 7);
+* ``draw``: draw numbers, 8 and 24 seeds, rounds 1-2 with the twist (KAAVIO 3);
+* ``search``: the search for later rounds, fast and careful modes (KAAVIO 4);
+* ``cup``: two rounds, then a cup (KAAVIO 5);
+* ``kaavio``: the aggregate a night is run with (register, draw, start, record, correct, pair by hand);
+* ``placings``: placings, ranking, prize split (KAAVIO 8, 10);
+* ``kaisakaavio``: KaisaKaavio 1.0's saved competition files (XML).
+
+Terms (kaavio = the draw sheet, hence the competition run on it; huilaaja = the player who waits a round;
+pudari = out after one loss) are explained where used; the [?] decisions are in each module's docstring.
+"""
+
+from kaisa.competition.kaavio import Kaavio
+from kaisa.competition.model import (
+    CompetitionError,
+    Game,
+    GameState,
+    KaavioType,
+    Outcome,
+    PlacingMode,
+    Player,
+    Seeding,
+    Settings,
+    read_result,
+)
+
+__all__ = [
+    "CompetitionError",
+    "Game",
+    "GameState",
+    "Kaavio",
+    "KaavioType",
+    "Outcome",
+    "PlacingMode",
+    "Player",
+    "Seeding",
+    "Settings",
+    "read_result",
+]

@@ -1,0 +1,214 @@
+"""KaisaKaavio 1.0's saved competition file (XML), read and written.
+
+The shape follows KaisaKaavio's XmlSerializer output of its ``Kilpailu`` class (read from its public source,
+iliip0/KaisaKaavio): a ``<Kilpailu>`` root with simple elements (Nimi, JarjestavaSeura, AlkamisAika,
+TavoitePistemaara, KaavioTyyppi, SijoitustenMaaraytyminen, Sijoittaminen, ...), ``<Osallistujat>`` with one
+``<Pelaaja Nimi Seura Sijoitettu Id/>`` per player and ``<Pelit>`` with one ``<Peli .../>`` per game whose
+attributes are the game record of KAAVIO 7. Elements this project does not use are kept in
+``Settings.extra`` so that a file read and written again keeps them.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from kaisa.competition.kaavio import Kaavio
+from kaisa.competition.model import (
+    CompetitionError,
+    Game,
+    GameState,
+    KaavioType,
+    PlacingMode,
+    Player,
+    Seeding,
+    Settings,
+)
+
+_STATE = {
+    GameState.EMPTY: "Tyhja",
+    GameState.READY: "ValmiinaAlkamaan",
+    GameState.RUNNING: "Kaynnissa",
+    GameState.PLAYED: "Pelattu",
+}
+_PLACING = {
+    PlacingMode.POINTS: "VoittajaKierroksistaLoputPisteista",
+    PlacingMode.FINALISTS: "KaksiParastaKierroksistaLoputPisteista",
+    PlacingMode.TOP3_BY_ROUNDS: "KolmeParastaKierroksistaLoputPisteista",
+    PlacingMode.CUP: "Cup",
+}
+_SEEDING = {
+    Seeding.NONE: "EiSijoittamista",
+    Seeding.EIGHT: "Sijoitetaan8Pelaajaa",
+    Seeding.TWENTY_FOUR: "Sijoitetaan24Pelaajaa",
+}
+_KNOWN = {
+    "Nimi",
+    "JarjestavaSeura",
+    "AlkamisAika",
+    "TavoitePistemaara",
+    "KaavioTyyppi",
+    "SijoitustenMaaraytyminen",
+    "Sijoittaminen",
+    "PelaajiaEnintaan",
+    "Osallistujat",
+    "Pelit",
+    "ArvontaSiemen",
+}
+
+
+def _bad(what: str) -> CompetitionError:
+    return CompetitionError(
+        "bad_kaisakaavio_file",
+        f"Tiedosto ei ole KaisaKaavion kilpailutiedosto: {what}.",
+        f"The file is not a KaisaKaavio competition file: {what}.",
+    )
+
+
+def _int(text: str | None, default: int = 0) -> int:
+    try:
+        return int(text) if text not in (None, "") else default
+    except ValueError:
+        return default
+
+
+def from_xml(data: str | bytes) -> Kaavio:
+    """Read a KaisaKaavio file into a kaavio (draw numbers and games as saved)."""
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as e:
+        raise _bad(f"XML ei jäsenny ({e})") from e
+    if root.tag != "Kilpailu":
+        raise _bad(f"juurielementti on {root.tag}, ei Kilpailu")
+    text = {c.tag: (c.text or "") for c in root if len(c) == 0}
+    kind_text = text.get("KaavioTyyppi", KaavioType.DOUBLE.value)
+    try:
+        kind = KaavioType(kind_text)
+    except ValueError as e:
+        raise _bad(f"tuntematon kaaviotyyppi {kind_text}") from e
+    placing = {v: k for k, v in _PLACING.items()}.get(text.get("SijoitustenMaaraytyminen", ""))
+    if placing is None:
+        placing = PlacingMode.TOP3_BY_ROUNDS if text.get("KilpailuOnViikkokisa") == "true" else PlacingMode.POINTS
+    seeding = {v: k for k, v in _SEEDING.items()}.get(text.get("Sijoittaminen", ""), Seeding.NONE)
+    extra = {k: v for k, v in text.items() if k not in _KNOWN}
+    settings = Settings(
+        name=text.get("Nimi", ""),
+        date=text.get("AlkamisAika", "")[:10],
+        club=text.get("JarjestavaSeura", ""),
+        kind=kind,
+        target=_int(text.get("TavoitePistemaara"), 60),
+        placing=placing,
+        seeding=seeding,
+        max_players=max(128, _int(text.get("PelaajiaEnintaan"), 128)),
+        extra=extra,
+    )
+    players = []
+    for el in root.iterfind("Osallistujat/Pelaaja"):
+        number = _int(el.get("Id"), -1)
+        if number < 0:
+            continue
+        players.append(Player(number, el.get("Nimi", ""), el.get("Seura", ""), _int(el.get("Sijoitettu"))))
+    numbers = {p.number for p in players}
+    games = []
+    for i, el in enumerate(root.iterfind("Pelit/Peli")):
+        a = _int(el.get("PelaajaId1"), -1)
+        b_text = el.get("PelaajaId2", "")
+        b = None if b_text in ("", "-1") else _int(b_text, -1)
+        if a not in numbers or (b is not None and b not in numbers):
+            raise _bad(f"peli {i + 1} viittaa pelaajaan, jota ei ole osallistujissa")
+        state = {v: k for k, v in _STATE.items()}.get(el.get("Tilanne", "Tyhja"), GameState.EMPTY)
+        games.append(
+            Game(
+                number=i + 1,
+                round=_int(el.get("Kierros")),
+                round1=_int(el.get("KierrosPelaaja1")),
+                round2=_int(el.get("KierrosPelaaja2")),
+                player1=a,
+                player2=b,
+                points1=el.get("Pisteet1", ""),
+                points2=el.get("Pisteet2", ""),
+                state=state,
+                table=el.get("Poyta", ""),
+                innings=_int(el.get("Lyontivuoroja")),
+                longest1=_int(el.get("PisinSarja1")),
+                longest2=_int(el.get("PisinSarja2")),
+                second1=_int(el.get("ToiseksiPisinSarja1")),
+                second2=_int(el.get("ToiseksiPisinSarja2")),
+                forfeit1=el.get("LuovutusPelaaja1", ""),
+                forfeit2=el.get("LuovutusPelaaja2", ""),
+                comment=el.get("HakuKommentti", ""),
+                started=el.get("Alkoi", ""),
+                ended=el.get("Paattyi", ""),
+            )
+        )
+    return Kaavio(
+        settings, sorted(players, key=lambda p: p.number), games, bool(games), _int(text.get("ArvontaSiemen"))
+    )
+
+
+def _num(v: int) -> str:
+    return str(v) if v else ""
+
+
+def to_xml(k: Kaavio) -> str:
+    """Write a kaavio as KaisaKaavio 1.0 saves it."""
+    s = k.settings
+    root = ET.Element(
+        "Kilpailu",
+        {
+            "xmlns:xsi": "http://www.w3.org/2001/XMLSchema-instance",
+            "xmlns:xsd": "http://www.w3.org/2001/XMLSchema",
+        },
+    )
+
+    def el(tag: str, value: str) -> None:
+        ET.SubElement(root, tag).text = value or None
+
+    el("Nimi", s.name)
+    el("JarjestavaSeura", s.club)
+    el("AlkamisAika", f"{s.date}T00:00:00" if s.date else "")
+    el("TavoitePistemaara", str(s.target))
+    el("KaavioTyyppi", s.kind.value)
+    el("SijoitustenMaaraytyminen", _PLACING[s.placing])
+    el("Sijoittaminen", _SEEDING[s.seeding])
+    el("PelaajiaEnintaan", str(s.max_players))
+    el("ArvontaSiemen", str(k.draw_seed))
+    for key, value in s.extra.items():
+        el(key, value)
+    osallistujat = ET.SubElement(root, "Osallistujat")
+    for p in k.players:
+        ET.SubElement(
+            osallistujat,
+            "Pelaaja",
+            {"Nimi": p.name, "Seura": p.club, "Sijoitettu": _num(p.seed), "Id": str(p.number)},
+        )
+    pelit = ET.SubElement(root, "Pelit")
+    for g in k.games:
+        attrs: dict[str, Any] = {
+            "Kierros": str(g.round),
+            "KierrosPelaaja1": str(g.round1),
+            "KierrosPelaaja2": str(g.round2),
+            "PelaajaId1": str(g.player1),
+            "PelaajaId2": "" if g.player2 is None else str(g.player2),
+            "Pisteet1": g.points1,
+            "Pisteet2": g.points2,
+            "Poyta": g.table,
+            "Tilanne": _STATE[g.state],
+            "Alkoi": g.started,
+            "Paattyi": g.ended,
+        }
+        for key, value in (
+            ("Lyontivuoroja", _num(g.innings)),
+            ("PisinSarja1", _num(g.longest1)),
+            ("PisinSarja2", _num(g.longest2)),
+            ("ToiseksiPisinSarja1", _num(g.second1)),
+            ("ToiseksiPisinSarja2", _num(g.second2)),
+            ("LuovutusPelaaja1", g.forfeit1),
+            ("LuovutusPelaaja2", g.forfeit2),
+            ("HakuKommentti", g.comment),
+        ):
+            if value:
+                attrs[key] = value
+        ET.SubElement(pelit, "Peli", attrs)
+    ET.indent(root, "  ")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode")

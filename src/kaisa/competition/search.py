@@ -1,0 +1,392 @@
+"""The search for later rounds (haku, KAAVIO 4): which new games can be added now.
+
+The search tries every outcome of the unfinished games (at most 8 of them, 2^k scenarios), searches each as if
+all games were played, and keeps the pairs that come out in every scenario (4.1). Within a scenario, fast mode
+(more than 7 players still in) takes the first candidate that passes the rematch, round and look-ahead checks
+(4.3); careful mode (7 or fewer) scores each pair by playing the rest out to the end, minimax (4.4).
+
+Decisions on the [?] points of KAAVIO.md, each tested in tests/competition/:
+
+* Knockout status is taken from the *personal* round everywhere (KAAVIO 12.3 and 12.6, second stall): a loss
+  puts a player out when his own n-th game is at or after the first KO round.
+* "Both lost" counts one loss to each player, everywhere (12.4).
+* Fast-mode dead end (4.3, 12.5): no game is made; the director can pair by hand.
+* Two players left always play (4.5, 12.6 first stall): when exactly two are still in, no game of theirs is
+  unfinished and the search found nothing (their game counts are 2 or more apart), the final is made anyway.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+#: Most unfinished games for which the search runs (Asetukset.PelejaEnintaanKeskenHaettaessa).
+MAX_UNFINISHED = 8
+#: Careful mode from this many players still in and below (HuolellisenHaunPelaajamaara).
+CAREFUL_PLAYERS = 7
+CAP = 1023  # game counts 2 or more apart: the cap, and a fail
+REMATCH = 100
+THIRD_MEETING = 500
+ACROSS_ROUNDS = 20
+SKIP_SEARCHER = 1
+
+
+@dataclass(frozen=True)
+class SGame:
+    """A game as the search sees it. ``loser`` holds who lost (both for "both lost"); ``played`` is False for
+    games the search itself added in this scenario."""
+
+    p1: int
+    p2: int | None
+    r1: int
+    r2: int
+    round: int
+    played: bool
+    losers: frozenset[int] = frozenset()
+
+    def has(self, p: int) -> bool:
+        return self.p1 == p or self.p2 == p
+
+    def personal(self, p: int) -> int:
+        return self.r1 if self.p1 == p else self.r2
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A pair the search made: ``player1`` searched, personal rounds and game round as they will be."""
+
+    player1: int
+    player2: int
+    round1: int
+    round2: int
+    round: int
+    comment: str = ""
+
+
+class _Scenario:
+    """One scenario's state: every game decided, plus the games this search adds (unplayed)."""
+
+    def __init__(self, players: Sequence[int], games: list[SGame], ko: int, has_unfinished: bool) -> None:
+        self.players = sorted(players)
+        self.games = list(games)
+        self.ko = ko
+        self.has_unfinished = has_unfinished
+        self.count: Counter[int] = Counter()
+        self.losses: Counter[int] = Counter()
+        self.ko_out: set[int] = set()
+        self.pending: Counter[int] = Counter()
+        self.pending_ko: Counter[int] = Counter()
+        self.met: Counter[frozenset[int]] = Counter()
+        self.rounds: dict[int, list[int]] = {p: [] for p in self.players}
+        self.added: list[SGame] = []
+        for g in self.games:
+            self._account(g)
+
+    def _account(self, g: SGame) -> None:
+        for p in (g.p1, g.p2):
+            if p is None:
+                continue
+            self.count[p] += 1
+            self.rounds.setdefault(p, []).append(g.round)
+            if g.played:
+                if p in g.losers:
+                    self.losses[p] += 1
+                    if g.personal(p) >= self.ko:
+                        self.ko_out.add(p)
+            else:
+                self.pending[p] += 1
+                if g.personal(p) >= self.ko:
+                    self.pending_ko[p] += 1
+        if g.p2 is not None:
+            self.met[frozenset((g.p1, g.p2))] += 1
+
+    def still_in(self, p: int) -> bool:
+        return self.losses[p] <= 1 and p not in self.ko_out
+
+    def surely_in(self, p: int) -> bool:
+        return self.pending_ko[p] == 0 and self.pending[p] + self.losses[p] <= 1
+
+    def capped(self, p: int, cap: int, extra: Sequence[SGame]) -> int:
+        return sum(1 for r in self.rounds[p] if r <= cap) + sum(1 for g in extra if g.has(p) and g.round <= cap)
+
+    def capped_losses(self, p: int, cap: int) -> int:
+        n = 0
+        for g in self.games:
+            if g.played and g.round <= cap and g.has(p) and p in g.losers:
+                n += 1
+                if g.personal(p) >= self.ko:
+                    return 2
+        return n
+
+    def first_meeting(self, a: int, b: int, extra: Sequence[SGame]) -> SGame | None:
+        for g in (*self.games, *extra):
+            if g.has(a) and g.has(b):
+                return g
+        return None
+
+    def meeting_ok(self, cap: int, a: int, b: int, extra: Sequence[SGame]) -> bool:
+        """TarkistaKeskenaisetPelit: not met, or met in an unfinished game one of them surely goes out of."""
+        g = self.first_meeting(a, b, extra)
+        if g is None:
+            return True
+        if not g.played:
+            if g.r1 >= self.ko and g.r2 >= self.ko:
+                return True
+            if self.capped_losses(a, cap) >= 1 and self.capped_losses(b, cap) >= 1:
+                return True
+        return False
+
+    def add(self, a: int, b: int) -> SGame:
+        ra, rb = self.count[a] + 1, self.count[b] + 1
+        g = SGame(a, b, ra, rb, max(ra, rb), played=False)
+        self.games.append(g)
+        self.added.append(g)
+        self._account(g)
+        return g
+
+    # -- the search of one scenario (HaePelitKierrokselle) ---------------------------------------------------
+
+    def run(self) -> list[SGame]:
+        inn = [p for p in self.players if self.still_in(p)]
+        if len(inn) < 2:
+            return []
+        low = min(self.count[p] for p in inn)
+        r = low + 1
+        if sum(1 for p in inn if self.count[p] == low) == 1:
+            r += 1
+        r = max(3, r)
+        while True:
+            found = self.next_pair(r)
+            if found is None:
+                break
+            a, b, careful = found
+            if any(not g.played and (g.has(a) or g.has(b)) for g in self.games):
+                break
+            g = self.add(a, b)
+            if g.r1 < g.round or g.r2 < g.round or g.round > r or careful:
+                break
+        return self.added
+
+    def next_pair(self, r: int) -> tuple[int, int, bool] | None:
+        inn = [p for p in self.players if self.still_in(p)]
+        if len(inn) < 2:
+            return None
+        careful = len(inn) <= CAREFUL_PLAYERS
+        if careful:
+            if self.added:
+                return None
+            pick = self.careful(inn)
+            if pick is None:
+                return None
+        else:
+            pick = self.fast(r, inn)
+            if pick is None:
+                return None
+        a, b = pick
+        rematch = len(inn) > 2 and self.met[frozenset((a, b))] > 0
+        if rematch and self.has_unfinished and any(x != a and self.met[frozenset((a, x))] == 0 for x in inn):
+            return None
+        if abs(self.count[a] - self.count[b]) > 1 and self.has_unfinished:
+            return None
+        return a, b, careful
+
+    # -- fast mode (4.3) -------------------------------------------------------------------------------------
+
+    def fast(self, r: int, inn: list[int]) -> tuple[int, int] | None:
+        order = sorted(inn, key=lambda p: (self.count[p], p))
+        searchers = [p for p in order if self.count[p] < r]
+        if not searchers:
+            return None
+        h = searchers[0]
+        if not self.surely_in(h):
+            return None
+        cands = [p for p in order if self.count[p] >= self.count[h] and p != h]
+        if not cands:
+            return None
+        if len(cands) == 1:
+            v: int | None = cands[0]
+        else:
+            v = next((c for c in cands if self.check(r, [], searchers, cands, h, c)), None)
+        if v is None or not self.surely_in(v):
+            return None
+        return h, v
+
+    def check(self, r: int, extra: list[SGame], searchers: list[int], cands: list[int], h: int, v: int) -> bool:
+        """TarkistaHaku: a) no rematch, b) counts at most 1 apart, c) the last two searchers not met, d) the
+        rest of the round can still be paired."""
+        if not self.meeting_ok(r, h, v, extra):
+            return False
+        ch, cv = self.capped(h, r, extra), self.capped(v, r, extra)
+        if abs(ch - cv) > 1:
+            return False
+        if len(searchers) == 2 and not self.meeting_ok(r, searchers[0], searchers[-1], extra):
+            return False
+        k = max(ch, cv)
+        extra2 = [*extra, SGame(h, v, ch, cv, k, played=False)]
+        rest_s = [p for p in searchers if p not in (h, v)]
+        rest_c = [p for p in cands if p not in (h, v)]
+        if not rest_s:
+            return True
+        nxt = rest_s[0]
+        if nxt in rest_c:
+            rest_c.remove(nxt)
+        if len(rest_s) == 1 and not rest_c:
+            return True
+        for c in rest_c:
+            if self.check(r, extra2, rest_s, rest_c, nxt, c):
+                return True
+        return all(self.capped(p, r, extra2) > k for p in self.players if self.still_in(p))
+
+    # -- careful mode (4.4) ----------------------------------------------------------------------------------
+
+    def careful(self, inn: list[int]) -> tuple[int, int] | None:
+        n = len(inn)
+        counts = tuple(self.count[p] for p in inn)
+        losses = tuple(self.losses[p] for p in inn)
+        met = tuple(tuple(self.met[frozenset((a, b))] for b in inn) for a in inn)
+        res = _careful(counts, losses, met, self.ko, 0)
+        if res is None:
+            return None
+        score, i, j = res
+        if self.has_unfinished and score >= ACROSS_ROUNDS:
+            return None
+        del n
+        return inn[i], inn[j]
+
+
+def _order(counts: tuple[int, ...]) -> list[int]:
+    return sorted(range(len(counts)), key=lambda i: (counts[i], i))
+
+
+@lru_cache(maxsize=200_000)
+def _careful(
+    counts: tuple[int, ...], losses: tuple[int, ...], met: tuple[tuple[int, ...], ...], ko: int, total: int
+) -> tuple[int, int, int] | None:
+    """HaeHuolellisesti over index-based players (index order = draw number order): (score, i, j) or None."""
+    order = _order(counts)
+    low = counts[order[0]]
+    n = len(counts)
+    max_i = 1
+    if n <= 6:
+        max_i = min(n - 1, 2)
+    best: tuple[int, int, int] | None = None
+    for i in range(max_i):
+        if best is not None and best[0] <= 0:
+            break
+        h = order[i]
+        if counts[h] > low + 1:
+            break
+        for v in order[i + 1 :]:
+            if not (counts[h] <= counts[v] <= counts[h] + 1):
+                continue
+            if counts[v] > low + 1:
+                break
+            score = min(CAP, _score_pair(counts, losses, met, ko, h, v) + i * SKIP_SEARCHER)
+            if best is None or score < best[0]:
+                best = (score, h, v)
+            if score <= 0:
+                break
+    if best is None:
+        return None
+    return (min(CAP, best[0] + total), best[1], best[2])
+
+
+def _score_pair(
+    counts: tuple[int, ...], losses: tuple[int, ...], met: tuple[tuple[int, ...], ...], ko: int, h: int, v: int
+) -> int:
+    """PisteytaHaku: the worse of the two results of h-v, each with the best continuation."""
+    if abs(counts[h] - counts[v]) > 1:
+        return CAP
+    n = len(counts)
+    if n < 3:
+        return 0
+    pts = 0
+    m = met[h][v]
+    if m >= 2:
+        pts += THIRD_MEETING + (n - 3) * 10
+    elif m == 1:
+        pts += REMATCH + (n - 3) * 10
+    if counts[h] != counts[v]:
+        low = min(counts[h], counts[v])
+        if any(counts[x] == low for x in range(n) if x not in (h, v)):
+            pts += ACROSS_ROUNDS + (n - 3) * 2
+    c2 = list(counts)
+    c2[h] += 1
+    c2[v] += 1
+    met2 = [list(row) for row in met]
+    met2[h][v] += 1
+    met2[v][h] += 1
+    worst = 0
+    for loser in (v, h):
+        l2 = list(losses)
+        l2[loser] += 1
+        keep = [x for x in range(n) if x != loser or (l2[x] <= 1 and c2[x] < ko)]
+        s = _score_state(
+            tuple(c2[x] for x in keep),
+            tuple(l2[x] for x in keep),
+            tuple(tuple(met2[a][b] for b in keep) for a in keep),
+            ko,
+            pts,
+        )
+        if s >= CAP:
+            return s
+        worst = max(worst, s)
+    return worst
+
+
+def _score_state(
+    counts: tuple[int, ...], losses: tuple[int, ...], met: tuple[tuple[int, ...], ...], ko: int, total: int
+) -> int:
+    """PisteytaTilanne: the best continuation's score, deeper penalties counted twice as KaisaKaavio does."""
+    n = len(counts)
+    if n == 2:
+        return min(CAP, total + _score_pair(counts, losses, met, ko, 0, 1))
+    if n < 2:
+        return min(CAP, total)
+    res = _careful(counts, losses, met, ko, total)
+    if res is None:
+        return CAP
+    return min(CAP, total + res[0])
+
+
+def search(players: Iterable[int], games: Sequence[SGame], ko: int, max_unfinished: int = MAX_UNFINISHED) -> list[Pair]:
+    """The pairs to add now: those found in every scenario of the unfinished games (4.1), in the order of the
+    first scenario. ``games`` holds all games, ``played`` False for the unfinished ones."""
+    players = sorted(set(players))
+    done = [g for g in games if g.played]
+    open_ = [g for g in games if not g.played]
+    if len(open_) > max_unfinished:
+        return []
+    results: list[list[SGame]] = []
+    for mask in range(1 << len(open_)):
+        scen = list(done)
+        for i, g in enumerate(open_):
+            assert g.p2 is not None
+            loser = g.p2 if mask >> i & 1 else g.p1
+            scen.append(SGame(g.p1, g.p2, g.r1, g.r2, g.round, True, frozenset((loser,))))
+        results.append(_Scenario(players, scen, ko, bool(open_)).run())
+        if not results[-1]:
+            return _final_if_stalled(players, games, ko)
+    first = results[0]
+    keys = [{frozenset((g.p1, g.p2)) for g in res} for res in results[1:]]
+    out = [
+        Pair(g.p1, g.p2, g.r1, g.r2, g.round)
+        for g in first
+        if g.p2 is not None and all(frozenset((g.p1, g.p2)) in k for k in keys)
+    ]
+    return out or _final_if_stalled(players, games, ko)
+
+
+def _final_if_stalled(players: list[int], games: Sequence[SGame], ko: int) -> list[Pair]:
+    """[?] KAAVIO 4.5/12.6: two players left always play, even when their game counts are 2 or more apart."""
+    if any(not g.played for g in games):
+        return []
+    s = _Scenario(players, list(games), ko, False)
+    inn = [p for p in s.players if s.still_in(p)]
+    if len(inn) != 2:
+        return []
+    a, b = sorted(inn, key=lambda p: (s.count[p], p))
+    ra, rb = s.count[a] + 1, s.count[b] + 1
+    return [Pair(a, b, ra, rb, max(ra, rb), "final")]
