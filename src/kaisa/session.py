@@ -40,9 +40,9 @@ from kaisa.game import (
     Shot,
     action_to_json,
 )
-from kaisa.game.marking import Marks, correct, marked_shot
+from kaisa.game.marking import Marks, check_state, correct, marked_shot
 from kaisa.game.match import Simulator
-from kaisa.model import Position, ShotRecord, Stroke
+from kaisa.model import Event, Position, ShotRecord, Stroke
 from kaisa.players import (
     COMPUTER_KINDS,
     HUMAN,
@@ -54,9 +54,10 @@ from kaisa.players import (
     seat_noise,
 )
 from kaisa.records.storage import AccessDeniedError, MatchInfo, PlayerInfo, Store
-from kaisa.records.storage.store import OpenedMatch, StoredAction
+from kaisa.records.storage.store import EntryKey, OpenedMatch, StoredAction
 from kaisa.referee import GameState, LateFall, RuleOptions, Ruling
 from kaisa.referee.opening import w2_corridors
+from kaisa.table import OFFICIAL, TableSpec
 
 if TYPE_CHECKING:
     from kaisa.players.search import Evaluation
@@ -185,7 +186,7 @@ def view_of(
         result=None if state.result is None else state.result.to_json(),
         strokes=state.strokes,
         actions=actions,
-        can_undo=current and config.clock.mode == "off" and actions > 0,
+        can_undo=current and config.clock.mode == "off" and actions > 0 and state.phase is not Phase.OVER,
         w2_corridors=corridors,
         last=last,
         last_action=last_action if current else None,
@@ -369,27 +370,58 @@ class MatchSession:
 
     # --- playing -----------------------------------------------------------------------------------------
 
-    def push(self, action: Action) -> Played:
-        """Play ``action`` and record it in one transaction (with its executed strokes)."""
+    def push(
+        self, action: Action, *, key: str | None = None, check: Callable[[MatchState], None] | None = None
+    ) -> Played:
+        """Play ``action`` and record it in one transaction (with its executed strokes). ``check`` may refuse
+        the state the action leads to (nothing is recorded then). With an entry ``key`` (made by the client)
+        the key and this answer are recorded in the same transaction: see :meth:`answered`."""
         before = self.match.state
         outcome = self.match.push(action)
         entry = self.match.stack[-1]
+        if check is not None:
+            try:
+                check(self.match.state)
+            except BaseException:
+                self.match.pop()
+                raise
         if self.recorded:
-            recorded = self.store.record(self.id, Entry(entry.action, before, outcome), self.match.state)
+            keyed = None
+            if key is not None:
+                keyed = EntryKey(key, lambda index, at: self._played(entry, outcome, index or 0, at).to_json())
+            try:
+                recorded = self.store.record(self.id, Entry(entry.action, before, outcome), self.match.state, key=keyed)
+            except BaseException:
+                self.match.pop()
+                raise
             index, at = recorded.index, recorded.at
         else:
             index, at = self.info.actions, datetime.now(UTC)
-        result = self.match.state.result
-        self.info = replace(
+        return self._played(entry, outcome, index, at, commit=True)
+
+    def _played(self, entry: Entry, outcome: Outcome, index: int, at: datetime, *, commit: bool = False) -> Played:
+        """The answer to a pushed action recorded as action ``index`` at ``at`` (``commit``: and the session
+        now stands after it)."""
+        info = replace(
             self.info,
             actions=index + 1,
             updated_at=at,
             status="over" if self.match.state.phase is Phase.OVER else "playing",
-            result=result,
+            result=self.match.state.result,
         )
-        self._last = outcome.to_json()
-        self._last_action = action_to_json(entry.action)
-        return Played(entry.action, outcome, self.view())
+        last, last_action = outcome.to_json(), action_to_json(entry.action)
+        if commit:
+            self.info, self._last, self._last_action = info, last, last_action
+        view = view_of(self.match, info, last=last, last_action=last_action, actions=info.actions)
+        return Played(entry.action, outcome, view)
+
+    def answered(self, key: str | None) -> dict[str, Any] | None:
+        """The answer the entry with ``key`` got when it was recorded (None: no such entry yet). An entry sent
+        again (a retry after a dropped connection or a killed server, a double tap) is answered with this
+        instead of being recorded twice."""
+        if key is None or not self.recorded:
+            return None
+        return self.store.answered(self.id, key)
 
     def person(self, build: Callable[[Match], Action]) -> Played:
         """A person's action (refused when it is a computer player's turn)."""
@@ -436,14 +468,15 @@ class MatchSession:
             raise NotYourTurnError(f"it is player {mover + 1}'s ({self.info.players[mover].name}) turn, a person's")
         return self.push(decide_action(self.match, [player, player]))
 
-    def mark(self, call: Call | None, marks: Marks, seconds: float = 0.0) -> Played:
-        """A stroke at a real table as its marker entered it (the referee rules the marker's facts)."""
+    def mark(self, call: Call | None, marks: Marks, seconds: float = 0.0, *, key: str | None = None) -> Played:
+        """A stroke at a real table as its marker entered it (the referee rules the marker's facts); an entry
+        that would leave the balls where no table can have them is refused (:func:`check_state`)."""
         state = self.match.state
         if state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
             raise IllegalActionError(f"the match is in phase {state.phase.value}: no stroke is due")
-        return self.push(marked_shot(state, call, marks, seconds))
+        return self.push(marked_shot(state, call, marks, seconds), key=key, check=check_state)
 
-    def correct(self, index: int, call: Call | None, marks: Marks) -> MatchView:
+    def correct(self, index: int, call: Call | None, marks: Marks, *, key: str | None = None) -> MatchView:
         """Correct the entered stroke at action ``index``: the match is replayed with it changed and every later
         stroke re-entered against the positions the correction leads to (refused, with the reason, when a later
         stroke no longer fits), then rewritten in one transaction."""
@@ -454,13 +487,13 @@ class MatchSession:
         assert isinstance(old, MarkedShot)
         before = match.stack[index].before
         fixed = correct(match, index, marked_shot(before, call, marks, old.seconds))
-        return self.rewrite(index, fixed)
+        return self.rewrite(index, fixed, key=key)
 
-    def undo_entry(self, *, keep: int = 0) -> MatchView:
+    def undo_entry(self, *, keep: int = 0, key: str | None = None) -> MatchView:
         """A marker takes back the last entry (any clock), never the first ``keep`` actions."""
         if self.info.actions <= keep:
             raise IllegalActionError("there is no entered stroke or placement to undo")
-        self.store.undo(self.id)
+        self.store.undo(self.id, key=None if key is None else EntryKey(key, _done("undo")))
         self._reload()
         return self.view()
 
@@ -471,6 +504,8 @@ class MatchSession:
             raise IllegalActionError("a match on the competition clock cannot be undone")
         if not self.info.actions:
             raise IllegalActionError("there is nothing to undo")
+        if self.match.state.phase is Phase.OVER:
+            raise IllegalActionError("the match is over and its result stands: there is nothing to undo")
         while self.info.actions:
             self.store.undo(self.id)
             self._reload()
@@ -479,10 +514,12 @@ class MatchSession:
                 break
         return self.view()
 
-    def rewrite(self, keep: int, match: Match) -> MatchView:
+    def rewrite(self, keep: int, match: Match, *, key: str | None = None) -> MatchView:
         """Replace the actions from index ``keep`` on with those of ``match`` (a correction replayed by the game
         layer from the stored actions), in one transaction."""
-        self.store.rewrite(self.id, keep, match.stack[keep:], match.state)
+        self.store.rewrite(
+            self.id, keep, match.stack[keep:], match.state, key=None if key is None else EntryKey(key, _done("correct"))
+        )
         self._reload()
         return self.view()
 
@@ -517,13 +554,88 @@ class MatchSession:
         if not self.match.over:
             raise MatchStalledError(f"the match did not finish within {max_actions} actions")
 
+    def aim(self, call: Call, stroke: Stroke) -> Aim:
+        """:func:`aim` in this match's position and state, under its rule options (reads, records nothing)."""
+        state = self.match.state
+        if state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
+            raise IllegalActionError(f"the match is in phase {state.phase.value}: no stroke is due")
+        config = self.match.config
+        return aim(state.position, state.game, call, stroke, options=config.options, spec=config.spec)
+
+    def preview(self, call: Call | None, stroke: Stroke) -> StudyShot:
+        """The stroke as it would play now, noise-free, ruled but not recorded (the full aiming aid)."""
+        state = self.match.state
+        if state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
+            raise IllegalActionError(f"the match is in phase {state.phase.value}: no stroke is due")
+        return study_shot(state.position, stroke, call, state.game, trajectory_rate=self.match.trajectory_rate)
+
     # --- the view ------------------------------------------------------------------------------------------
 
     def view(self) -> MatchView:
         return view_of(self.match, self.info, last=self._last, last_action=self._last_action, actions=self.info.actions)
 
 
+def _done(kind: str) -> Callable[[int | None, datetime], dict[str, Any]]:
+    """The stored answer of a keyed entry that records no action of its own (an undo, a correction): a repeat
+    is answered with the match as it is then."""
+    return lambda _index, at: {"done": kind, "at": at.isoformat()}
+
+
 # --- study: one stroke from any position ---------------------------------------------------------------------
+
+
+def physics_ready() -> bool:
+    """Whether the physics engine's compiled kernels are cached (else the first stroke compiles them)."""
+    from kaisa.physics import kernels_cached
+
+    return kernels_cached()
+
+
+def warm_up_physics() -> None:
+    """Compile or load the physics engine's kernels now, so the first stroke does not wait for them."""
+    from kaisa.physics import warm_up
+
+    warm_up()
+
+
+def check_position(position: Position) -> None:
+    """Refuse a position the table cannot hold (off the bed, overlapping balls), with the reason."""
+    from kaisa.physics import validate_position
+
+    validate_position(position)
+
+
+def simulate_stroke(position: Position, stroke: Stroke, *, trajectories: float | None = None) -> ShotRecord:
+    """One stroke simulated on the official table, with no rules (``kaisa simulate``)."""
+    from kaisa.physics import simulate
+
+    return simulate(position, stroke, trajectories=trajectories)
+
+
+def rule_stroke(
+    position: Position,
+    call: Call | None,
+    game: GameState | None = None,
+    options: RuleOptions | None = None,
+    *,
+    stroke: Stroke | None = None,
+    events: tuple[Event, ...] | None = None,
+    final: Position | None = None,
+) -> Ruling:
+    """The referee's ruling on one stroke from ``position``: ``stroke`` simulated, or ``events`` as they
+    happened (with the ``final`` position at rest, if known) — ``kaisa rule``."""
+    from kaisa.referee import StrokeLog, judge, observe
+
+    game = game or GameState()
+    options = options or RuleOptions()
+    if (stroke is None) == (events is None):
+        raise KaisaError("rule either a stroke (simulated) or an event log (as it happened), not both or neither")
+    log = StrokeLog.of(simulate_stroke(position, stroke)) if stroke is not None else None
+    if log is None:
+        assert events is not None
+        log = StrokeLog.from_events(position, events, final)
+    return judge(observe(log, call, options=options), call, game, options=options)
+
 
 
 def advise(position: Position, game: GameState | None, level: str) -> list[Evaluation]:
@@ -538,6 +650,78 @@ def advise(position: Position, game: GameState | None, level: str) -> list[Evalu
             f"(a state with {game.shooter.value} in in_hand)"
         )
     return search_advise(position, game, level)
+
+
+@dataclass(frozen=True)
+class Aim:
+    """The centre of the run of directions that pots a call with a given stroke (the physics, not geometry)."""
+
+    direction: float
+    """Degrees: the window's centre."""
+    width: float
+    """Degrees: how far the direction may err and still pot (0.03-0.5 on most pots)."""
+    speed: float
+    """m/s: the stroke's speed, or the geometric aim's when the person's speed pots in no direction."""
+    simulations: int
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+AIM_SCANS = ((0.8, 0.04), (3.0, 0.1))
+"""(half width, step) in degrees of the window scans around the first aim, narrow first."""
+
+
+def aim(
+    position: Position,
+    game: GameState,
+    call: Call,
+    stroke: Stroke,
+    *,
+    options: RuleOptions | None = None,
+    spec: TableSpec = OFFICIAL,
+) -> Aim:
+    """Aim ``stroke`` (its speed, spin, elevation and place kept) at the centre of the window of directions that
+    pots ``call`` legally, found by the players' window search around the geometric aim of the call (or the
+    stroke's own direction when the geometry has no route for it). Raises :class:`InvalidStrokeError` when no
+    direction near it pots the call."""
+    from kaisa.players.candidates import ShotCandidate
+    from kaisa.players.search import find_window
+    from kaisa.players.shots import generate
+
+    options = options or RuleOptions()
+    call.check_shooter(game.shooter)
+    if game.from_hand and stroke.place is None:
+        raise InvalidStrokeError(f"{game.shooter.value} plays from hand: place it behind the head string first")
+    if not game.from_hand and game.shooter not in position:
+        raise InvalidPositionError(f"{game.shooter.value} is to play but is not on the table")
+    start = position.without(game.shooter) if game.from_hand else position
+    if call.ball not in start:
+        raise InvalidStrokeError(f"the called ball {call.ball.value} is not on the table")
+    try:
+        routes = [c for c in generate(position, game, spec, cue=stroke.place) if c.call == call]
+    except (ValueError, KaisaError):
+        routes = []
+    speeds = [stroke.speed]
+    base = stroke.direction
+    if routes:
+        base = routes[0].stroke.direction
+        if abs(routes[0].stroke.speed - stroke.speed) > 0.05:
+            speeds.append(routes[0].stroke.speed)
+    simulations = 0
+    for speed in speeds:
+        candidate = ShotCandidate(call, replace(stroke, direction=base, speed=speed), 0.0, "person")
+        for half_width, step in AIM_SCANS:
+            window = find_window(start, candidate, game, half_width, step, spec, options)
+            if window is None:
+                simulations += 2 * round(half_width / step) + 1
+                continue
+            direction = (window.stroke.direction + 180.0) % 360.0 - 180.0
+            return Aim(round(direction, 4), round(window.width, 4), speed, simulations + window.simulations)
+    raise InvalidStrokeError(
+        f"no direction within {AIM_SCANS[-1][0]:g} degrees of the aim pots {call} at "
+        f"{' or '.join(f'{v:.2f}' for v in speeds)} m/s: try another speed, spin or call"
+    )
 
 
 @dataclass(frozen=True)
@@ -580,6 +764,7 @@ def study_shot(
 
 __all__ = [
     "ANIMATION_RATE",
+    "Aim",
     "GameState",
     "LateFall",
     "MatchSession",
@@ -591,7 +776,13 @@ __all__ = [
     "StudyShot",
     "UnknownActionError",
     "advise",
+    "aim",
+    "check_position",
     "match_config",
+    "physics_ready",
+    "rule_stroke",
+    "simulate_stroke",
     "study_shot",
     "view_of",
+    "warm_up_physics",
 ]
