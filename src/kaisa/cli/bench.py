@@ -1,0 +1,109 @@
+"""``kaisa bench ...``: the benchmarks; each measures in kaisa.bench and prints its own report."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kaisa.cli.common import console, ensure_physics_ready, fail
+
+
+def bench_physics(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes per side.")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the stroke set.")] = 2014,
+) -> None:
+    """Our simulate vs raw pooltool on the same seeded 5-ball strokes, alternating, in one process."""
+    from kaisa.bench.physics import physics_benchmark, print_physics_report
+
+    ensure_physics_ready()
+    print_physics_report(physics_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
+def bench_referee(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes to simulate and rule.")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the strokes and calls.")] = 2014,
+) -> None:
+    """Observe + judge vs simulate on the same seeded strokes: the referee's share of a stroke's cost."""
+    from kaisa.bench.referee import print_referee_report, referee_benchmark
+
+    ensure_physics_ready()
+    print_referee_report(referee_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
+def bench_web(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=10_000, help="Strokes to answer over HTTP.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts, strokes and calls.")] = 2014,
+) -> None:
+    """The browser table's answer to a stroke (simulate, rule, paths, record) vs the bare simulate call."""
+    from kaisa.bench.web import print_web_report, web_benchmark
+
+    ensure_physics_ready()
+    print_web_report(web_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
+def bench_env(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes to play both ways.")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts, strokes and calls.")] = 2014,
+) -> None:
+    """Environment steps per second next to bare simulate-and-rule calls on the same strokes."""
+    from kaisa.bench.env import env_benchmark, print_env_report
+
+    ensure_physics_ready()
+    print_env_report(env_benchmark(strokes=strokes, seed=seed, console=console), console)
+
+
+def bench_ai(
+    layouts: Annotated[
+        int, typer.Option("--layouts", min=1, max=100_000, help="Seeded 5-ball layouts for the single-shot tests.")
+    ] = 200,
+    games: Annotated[
+        int, typer.Option("--games", min=0, max=10_000, help="Matches of each kind against the baseline.")
+    ] = 10,
+    noise: Annotated[float, typer.Option("--noise", min=0.0, help="Stroke-noise scale (1 = the convention).")] = 1.0,
+    kinds: Annotated[
+        str | None,
+        typer.Option("--kinds", help="Player kinds to compare with the baseline, comma-separated (default: all)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts and the players.")] = 2014,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Write a plot of the noise sweep's called-pot success (.png, .svg or .pdf)."),
+    ] = None,
+    sweep: Annotated[
+        str | None,
+        typer.Option("--sweep", help="Noise scales for a sweep, e.g. 0.5,1,2 (with --plot: 0,0.5,1,2,4 if not given)."),
+    ] = None,
+) -> None:
+    """Computer players side by side with the baseline on the same seeded layouts and matches."""
+    from kaisa.bench.ai import DEFAULT_SWEEP, ai_benchmark, print_ai_report, write_sweep_plot
+    from kaisa.players import PLAYER_KINDS
+
+    chosen = [k.strip() for k in (kinds.split(",") if kinds is not None else PLAYER_KINDS) if k.strip()]
+    unknown = [k for k in chosen if k not in PLAYER_KINDS]
+    if unknown:
+        fail(f"unknown player kind {', '.join(unknown)}; the kinds are {', '.join(PLAYER_KINDS)}")
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
+        fail(f"--plot {plot}: the plot is written as .png, .svg or .pdf, chosen by the file's suffix")
+    scales = list(DEFAULT_SWEEP) if plot is not None and sweep is None else []
+    if sweep is not None:
+        try:
+            scales = [float(part) for part in sweep.split(",") if part.strip()]
+        except ValueError:
+            fail(f"--sweep takes comma-separated noise scales, e.g. 0.5,1,2, not {sweep!r}")
+        if not scales or not all(math.isfinite(s) and s >= 0 for s in scales):
+            fail(f"--sweep takes finite noise scales >= 0, not {sweep!r}")
+    ensure_physics_ready()
+    try:
+        result = ai_benchmark(chosen, layouts, games, noise, seed, console, sweep=scales)
+    except ValueError as exc:
+        fail(str(exc))
+    print_ai_report(result, console)
+    if plot is not None:
+        try:
+            write_sweep_plot(result, plot)
+        except OSError as exc:
+            fail(f"cannot write {plot}: {exc.strerror or exc}")
+        console.print(f"[dim]plot written to {plot}[/]")

@@ -1,0 +1,63 @@
+"""``kaisa rule``: the referee's ruling on one stroke."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from kaisa.cli.common import ensure_physics_ready, fail, read_json
+from kaisa.cli.render import print_ruling
+from kaisa.errors import KaisaError
+from kaisa.model import Position, Stroke
+
+
+def rule_command(
+    position: Annotated[Path, typer.Option("--position", help="Starting position JSON.")],
+    call: Annotated[str, typer.Option("--call", help="The call, e.g. 'K FL' or 'kyyti R1 K FR' (see README).")],
+    stroke: Annotated[Path | None, typer.Option("--stroke", help="Stroke JSON: simulate it, then rule it.")] = None,
+    events: Annotated[
+        Path | None, typer.Option("--events", help="Event log JSON (a list, or simulate's output): rule it as given.")
+    ] = None,
+    state: Annotated[Path | None, typer.Option("--state", help="Game state JSON (scores, shooter, flags).")] = None,
+    options: Annotated[
+        Path | None, typer.Option("--options", help="Rule options JSON (see kaisa.referee.RuleOptions).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ruling as JSON (the stable contract).")] = False,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the explanations: fi or en.")] = "en",
+) -> None:
+    """Rule one stroke by the 2014 rulebook: simulate --stroke, or take --events as they happened."""
+    from kaisa.call import parse_call
+    from kaisa.model import events_from_json
+    from kaisa.referee import GameState, RuleOptions, StrokeLog, judge, observe
+
+    if (stroke is None) == (events is None):
+        fail("give exactly one of --stroke (simulate the stroke) or --events (rule a recorded event log)")
+    if lang not in ("fi", "en"):
+        fail(f"--lang must be fi or en, not {lang!r}")
+    try:
+        start = Position.from_json(read_json(position, "position"))
+        the_call = None if call.strip().lower() in ("", "none", "-") else parse_call(call)
+        game = GameState.from_json(read_json(state, "state")) if state else GameState()
+        rules = RuleOptions.from_json(read_json(options, "options")) if options else RuleOptions()
+        if stroke is not None:
+            from kaisa.physics import simulate as run
+
+            stk = Stroke.from_json(read_json(stroke, "stroke"))
+            ensure_physics_ready(quiet=as_json)
+            log = StrokeLog.of(run(start, stk))
+        else:
+            assert events is not None
+            raw = read_json(events, "events")
+            final = Position.from_json(raw["final"]) if isinstance(raw, dict) and "final" in raw else None
+            log = StrokeLog.from_events(start, events_from_json(raw), final)
+        ruling = judge(observe(log, the_call, options=rules), the_call, game, options=rules)
+    except KaisaError as exc:
+        fail(str(exc))
+    if as_json:
+        sys.stdout.write(json.dumps(ruling.to_json(), indent=2, ensure_ascii=False) + "\n")
+        return
+    print_ruling(ruling, lang)
