@@ -24,6 +24,7 @@ from kaisa.records.notation import read_match, replay_record, write_match
 from kaisa.records.stats import match_stats
 from kaisa.records.storage import open_store
 from kaisa.referee import GameState, LateFall, MarkerEntry
+from kaisa.referee.marker import HandFault
 from kaisa.referee.opening import IllegalPlacementError
 from kaisa.table import OFFICIAL, PocketId, SpotId
 
@@ -60,14 +61,14 @@ def entry(match: Match, **fields) -> MarkerEntry:
     start = fields.pop("start", match.state.position)
     dropped = {b for b, _ in fields.get("pots", ())} | set(fields.get("off_table", ()))
     final = fields.pop("final", Position({b: p for b, p in start.items() if b not in dropped}))
-    return MarkerEntry(fields.pop("cue_ball", match.state.game.shooter), start, final, **fields)
+    return MarkerEntry(cue_ball=fields.pop("cue_ball", match.state.game.shooter), start=start, final=final, **fields)
 
 
 def test_marker_entry_json_round_trips_every_field():
     full = MarkerEntry(
-        W1,
-        Position({"W1": (0.5, 1.0), "K": (0.7, 1.4), "R1": (0.2, 0.3)}),
-        Position({"W1": (0.4, 1.1)}),
+        cue_ball=W1,
+        start=Position({"W1": (0.5, 1.0), "K": (0.7, 1.4), "R1": (0.2, 0.3)}),
+        final=Position({"W1": (0.4, 1.1)}),
         pots=((K, PocketId.FL),),
         off_table=(R1,),
         first_contact=K,
@@ -78,7 +79,7 @@ def test_marker_entry_json_round_trips_every_field():
         konsti_ball_frozen_to_cushion=True,
         konsti_pair_frozen=True,
         cushion_pots=frozenset({K}),
-        hand_fault="played a ball behind the line",
+        hand_fault=HandFault.CUSHION_BEHIND,
         talonmies_angle=0.0,
         touched_by_player=True,
         jump_over_mask=True,
@@ -91,10 +92,11 @@ def test_marker_entry_json_round_trips_every_field():
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ([], "must be an object"),
+        ([], "is an object"),
         ({"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "colour": "red"}, "unknown marker"),
-        ({"cue_ball": "W3", "start": {"balls": {}}, "final": {"balls": {}}}, "malformed marker entry"),
-        ({"cue_ball": "W1", "start": {"balls": {}}}, "malformed marker entry"),
+        ({"cue_ball": "W3", "start": {"balls": {}}, "final": {"balls": {}}}, "field cue_ball is malformed"),
+        ({"cue_ball": "W1", "start": {"balls": {}}}, "needs more fields"),
+        ({"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "hand_fault": "x"}, "hand_fault is one"),
         ({"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "mankeli": "yes"}, "true or false"),
         ({"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "pots": [["K", "XX"]]}, "malformed"),
     ],
@@ -268,11 +270,20 @@ def test_marked_actions_round_trip_through_json_and_the_notation():
     assert any(s is not None for s in shorts)
 
 
-def test_a_marked_entry_with_a_semicolon_in_its_words_survives_the_notation():
+@pytest.mark.parametrize("fault", list(HandFault))
+def test_5_the_marker_s_own_hand_fault_is_ruled_and_survives_the_notation(fault):
     match = opened()
     placed = match.state.position.with_ball(W1, (0.5, 0.3))
-    fault = "hit R1 behind the line; then K | twice"
-    match.push(MarkedShot(None, entry(match, start=placed, first_contact=K, hand_fault=fault)))
+    outcome = match.push(MarkedShot(None, entry(match, start=placed, first_contact=K, hand_fault=fault)))
+    assert outcome.ruling is not None
+    said = {
+        HandFault.BEHIND_BALL_FIRST: "only via a cushion or a ball in front of it",
+        HandFault.NOT_CROSSED: "must cross the head string",
+        HandFault.CUSHION_BEHIND: "must hit the cushion in front of the head string",
+    }
+    texts = " | ".join(f.en for f in outcome.ruling.fouls)
+    for other, words in said.items():
+        assert (words in texts) is (other is fault), texts
     actions = read_match(write_match(match))[1]
     assert actions[-1] == match.stack[-1].action
 
@@ -325,7 +336,7 @@ def test_a_corrected_stroke_is_replayed_with_every_later_stroke_re_entered():
     assert match.state.game.scores[W1] == 6
     # the break's kaisa pot is corrected to a miss: W2 comes to the table, and the later strokes are re-entered
     # (stroke 4 was W1's, so it is now refused: it would be W2's)
-    with pytest.raises(IllegalActionError, match="action 4 would be W2's stroke, but it was entered as W1's"):
+    with pytest.raises(IllegalActionError, match="stroke 2 would be W2's, but it was entered as W1's"):
         correct(match, 3, Marks(first_contact=K, place=(0.5, 0.3), moves={W1: (0.6, 1.1)}))
     # correcting the last stroke instead: the white potted without a player's touch
     fixed = correct(match, 5, Marks(pots=((W2, PocketId.ML),), first_contact=W2))
@@ -334,7 +345,7 @@ def test_a_corrected_stroke_is_replayed_with_every_later_stroke_re_entered():
     assert match.stack[5].outcome.ruling is not None
     assert fixed.stack[5].outcome.ruling.fouls != match.stack[5].outcome.ruling.fouls
     # removing W1's missed stroke would make W2's later stroke W1's: refused
-    with pytest.raises(IllegalActionError, match="action 5 would be W1's stroke"):
+    with pytest.raises(IllegalActionError, match="stroke 3 would be W1's"):
         correct(match, 4, None)
     removed = correct(match, 5, None)
     assert len(removed.stack) == len(match.stack) - 1

@@ -163,7 +163,7 @@ def test_bad_entries_are_refused_with_a_clear_message_and_change_nothing(server:
                 {"call": "K FL", "marks": {"pots": [["K", "XL"]], "place": [0.5, 0.3]}},
                 token,
                 422,
-                "Input should be 'HL'",
+                "a pocket is one of HL HR ML MR FL FR, not 'XL'",
             ),
             ({"call": "K XX", "marks": {"place": [0.5, 0.3]}}, token, 422, "pocket XX does not exist"),
             ({"call": "K FL", "marks": {"place": [0.5, 1.3]}}, token, 422, "behind the head string"),
@@ -174,7 +174,7 @@ def test_bad_entries_are_refused_with_a_clear_message_and_change_nothing(server:
                 "missing or wrong",
             ),
             ({"call": "K FL", "marks": {"place": [0.5, 0.3]}}, {}, 403, "missing or wrong"),
-            ({"call": "K FL", "marks": {"place": [0.5, 0.3], "colour": "red"}}, token, 422, "Extra inputs"),
+            ({"call": "K FL", "marks": {"place": [0.5, 0.3], "colour": "red"}}, token, 422, "unknown marker entry fields"),
         ]
         for body, headers, status, message in cases:
             answer = client.post(f"/api/club/matches/{match_id}/strokes", json=body, headers=headers)
@@ -214,7 +214,10 @@ def test_a_correction_recomputes_everything_after_it(server: str):
             headers=token,
         )
         assert refused.status_code == 409
-        assert "would be W2's stroke" in refused.json()["detail"]
+        said = refused.json()
+        assert said["code"] == "correction-turn"
+        assert "stroke 2 would be W2's" in said["en"]  # strokes as the marker numbers them (1 is the break)
+        assert "lyönti 2 olisi pelaajan W2 lyönti" in said["fi"]
         assert state(client, match_id) == before
 
 

@@ -1,59 +1,49 @@
 """What a marker enters for a stroke at a real table, and corrections of strokes already entered.
 
-A marker does not measure positions: :class:`Marks` says what happened (the balls that dropped and where, the
-first ball hit, the nakki balls, the rare events) and, optionally, where balls came to rest near a spot, which
-is all the referee needs to know about positions (which spots are free, 4). :func:`entry_for` turns the
-marks into the referee's :class:`~kaisa.referee.MarkerEntry` against the match's current position, and
-:func:`marks_of` reads them back from an entry, so that :func:`correct` can replay a match with one stroke
-changed and every later stroke re-entered against the positions the correction led to.
+A marker does not measure positions: :class:`~kaisa.referee.Marks` (the marker's one vocabulary, stated in the
+referee layer) says what happened (the balls that dropped and where, the first ball hit, the nakki balls, the
+rare events) and, optionally, where balls came to rest near a spot, which is all the referee needs to know
+about positions (which spots are free, 4). :func:`entry_for` places the marks against the match's current
+position as a :class:`~kaisa.referee.MarkerEntry`, :func:`marks_of` reads them back from an entry, so that
+:func:`correct` can replay a match with one stroke changed and every later stroke re-entered against the
+positions the correction led to. :func:`check_state` refuses an entry whose ruling would leave the balls in a
+state no table can be in (a ball both in hand and on the table, two balls in one place, a ball missing).
+
+Refusals carry a Finnish and an English text (:class:`MarkingError`) and count strokes as the marker sees
+them (1, 2, 3, ... from the break), never action indexes.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any
 
 from kaisa.call import Call
 from kaisa.game.match import IllegalActionError, Match
-from kaisa.game.state import Action, MarkedShot, MatchState
+from kaisa.game.state import Action, MarkedShot, MatchState, Phase
 from kaisa.model import BallId, Position
-from kaisa.referee import LateFall, MarkerEntry, MarkerEntryError
+from kaisa.referee import MarkerEntry, MarkerEntryError
+from kaisa.referee.marker import Marks
 from kaisa.referee.opening import IllegalPlacementError
-from kaisa.table import OFFICIAL, PocketId, Point, TableSpec
+from kaisa.referee.ruling import Text
+from kaisa.table import OFFICIAL, TableSpec
 
 OVERLAP_TOLERANCE = 0.002
 """Metres two balls may seem to overlap in a marker's rough placing (1 mm each way) and still be accepted."""
 
 
-@dataclass(frozen=True)
-class Marks:
-    """One stroke as the marker saw it. ``struck`` defaults to the player's own cue ball; ``place`` is where a
-    cue ball in hand was put (approximately); ``moves`` are where balls came to rest, where it matters."""
+class MarkingError(IllegalActionError):
+    """A marker's entry or correction that does not fit the match, said in Finnish and English with a stable
+    ``code`` (the English text is the exception's message)."""
 
-    struck: BallId | None = None
-    pots: tuple[tuple[BallId, PocketId], ...] = ()
-    off_table: tuple[BallId, ...] = ()
-    first_contact: BallId | None = None
-    nakki: frozenset[BallId] = frozenset()
-    called_as_called: bool = True
-    place: Point | None = None
-    moves: Mapping[BallId, Point] = field(default_factory=dict)
-    mankeli: bool = False
-    frozen_short_of_haaki: bool = False
-    konsti_ball_frozen_to_cushion: bool = False
-    konsti_pair_frozen: bool = False
-    cushion_pots: frozenset[BallId] = frozenset()
-    hand_fault: str | None = None
-    talonmies_angle: float | None = None
-    touched_by_player: bool = False
-    jump_over_mask: bool = False
-    restored_by_referee: bool = False
-    late_fall: LateFall | None = None
+    def __init__(self, code: str, fi: str, en: str) -> None:
+        super().__init__(en)
+        self.code = code
+        self.text = Text(fi, en)
 
 
-SHARED_FIELDS = tuple(f.name for f in fields(Marks) if f.name not in ("struck", "place", "moves"))
+def stroke_number(match: Match, index: int) -> int:
+    """The number the marker sees for the stroke at action ``index``: strokes count from 1 at the break."""
+    return 1 + sum(isinstance(e.action, MarkedShot) for e in match.stack[:index])
 
 
 def entry_for(state: MatchState, marks: Marks, spec: TableSpec = OFFICIAL) -> MarkerEntry:
@@ -64,18 +54,28 @@ def entry_for(state: MatchState, marks: Marks, spec: TableSpec = OFFICIAL) -> Ma
     start = state.position
     if game.from_hand:
         if marks.place is None:
-            raise IllegalActionError(
-                f"{game.shooter.value} plays from hand: say where it was placed behind the head string"
+            raise MarkingError(
+                "place-missing",
+                f"{game.shooter.value} pelataan käsipallona: kerro, mihin se asetettiin aloituslinjan taakse",
+                f"{game.shooter.value} plays from hand: say where it was placed behind the head string",
             )
         start = start.with_ball(game.shooter, marks.place)
     elif marks.place is not None:
-        raise IllegalActionError(f"{game.shooter.value} is on the table and is played from where it lies (no place)")
+        raise MarkingError(
+            "place-not-in-hand",
+            f"{game.shooter.value} on pöydällä ja pelataan paikaltaan (ei asettamista)",
+            f"{game.shooter.value} is on the table and is played from where it lies (no place)",
+        )
     gone = {b for b, _ in marks.pots} | set(marks.off_table)
     for ball in marks.moves:
         if ball in gone:
-            raise IllegalActionError(f"{ball.value} left the table, so it has no place to come to rest")
+            raise MarkingError(
+                "moved-gone",
+                f"{ball.value} lähti pöydältä, joten sillä ei ole pysähtymispaikkaa",
+                f"{ball.value} left the table, so it has no place to come to rest",
+            )
         if ball not in start:
-            raise IllegalActionError(f"{ball.value} is not on the table")
+            raise MarkingError("moved-absent", f"{ball.value} ei ole pöydällä", f"{ball.value} is not on the table")
     final = Position({b: marks.moves.get(b, p) for b, p in start.items() if b not in gone})
     for ball, point in marks.moves.items():
         if not spec.ball_fits(point):
@@ -88,7 +88,7 @@ def entry_for(state: MatchState, marks: Marks, spec: TableSpec = OFFICIAL) -> Ma
                     f"{ball.value} cannot come to rest at ({point[0]:.3f}, {point[1]:.3f}): it would overlap "
                     f"{other.value}; balls at rest are at least a ball's width apart"
                 )
-    return MarkerEntry(cue_ball=marks.struck or game.shooter, start=start, final=final, **_shared(marks))
+    return MarkerEntry(cue_ball=marks.struck or game.shooter, start=start, final=final, **marks.facts())
 
 
 def marks_of(entry: MarkerEntry, before: MatchState) -> Marks:
@@ -97,13 +97,8 @@ def marks_of(entry: MarkerEntry, before: MatchState) -> Marks:
     place = entry.start.get(shooter) if before.game.from_hand else None
     moves = {b: p for b, p in entry.final.items() if entry.start.get(b) != p}
     return Marks(
-        struck=None if entry.cue_ball is shooter else entry.cue_ball, place=place, moves=moves, **_shared(entry)
+        struck=None if entry.cue_ball is shooter else entry.cue_ball, place=place, moves=moves, **entry.facts()
     )
-
-
-def _shared(facts: Marks | MarkerEntry) -> dict[str, Any]:
-    """The fields marks and entries share: everything but where the balls were and which ball was struck."""
-    return {name: getattr(facts, name) for name in SHARED_FIELDS}
 
 
 def marked_shot(state: MatchState, call: Call | None, marks: Marks, seconds: float = 0.0) -> MarkedShot:
@@ -119,6 +114,39 @@ def marked_shot(state: MatchState, call: Call | None, marks: Marks, seconds: flo
     return MarkedShot(call, entry_for(state, marks), seconds)
 
 
+def check_state(state: MatchState, spec: TableSpec = OFFICIAL) -> None:
+    """Refuse a state no real table can be in: every ball is on the table or (a cue ball) in its owner's hand,
+    never both, and no two balls on the table overlap. Every state a marker's entry produces is checked, so an
+    entry the rules cannot place is refused instead of recorded."""
+    position, game = state.position, state.game
+    both = sorted(b.value for b in game.in_hand if b in position)
+    if both:
+        raise MarkingError(
+            "ball-twice",
+            f"merkintä jättäisi pallon {', '.join(both)} sekä käteen että pöydälle: tarkista merkintä "
+            "(esimerkiksi tuomarin palautus käsipallolyönnin jälkeen)",
+            f"the entry would leave {', '.join(both)} both in hand and on the table: check the entry (for "
+            "example the referee restoring the balls after a stroke from hand)",
+        )
+    if state.phase is not Phase.OVER:
+        missing = sorted(b.value for b in BallId if b not in position and b not in game.in_hand)
+        if missing:
+            raise MarkingError(
+                "ball-missing",
+                f"merkinnän jälkeen pallo {', '.join(missing)} ei olisi pöydällä eikä kädessä",
+                f"after the entry {', '.join(missing)} would be neither on the table nor in hand",
+            )
+    items = list(position.items())
+    for i, (a, p) in enumerate(items):
+        for b, q in items[i + 1 :]:
+            if math.dist(p, q) < spec.ball_diameter - OVERLAP_TOLERANCE:
+                raise MarkingError(
+                    "balls-overlap",
+                    f"merkinnän jälkeen pallot {a.value} ja {b.value} olisivat päällekkäin",
+                    f"after the entry {a.value} and {b.value} would overlap",
+                )
+
+
 def correct(match: Match, index: int, replacement: Action | Marks | None) -> Match:
     """``match`` (with its stack) replayed with action ``index`` replaced (or removed, with ``None``); a
     :class:`Marks` replacement is entered against the state at ``index`` with the old stroke's call and
@@ -126,7 +154,11 @@ def correct(match: Match, index: int, replacement: Action | Marks | None) -> Mat
     respot moves with the correction. Raises :class:`IllegalActionError` naming the first action that no longer
     fits (for example a later stroke from hand after the correction leaves its cue ball on the table)."""
     if not 0 <= index < len(match.stack):
-        raise IllegalActionError(f"the match has {len(match.stack)} actions: there is no action {index} to correct")
+        raise MarkingError(
+            "no-such-entry",
+            "korjattavaa merkintää ei ole",
+            f"the match has {len(match.stack)} actions: there is no action {index} to correct",
+        )
     fixed = Match(match.config, match.stack[0].before)
     fixed.trajectory_rate = match.trajectory_rate
     for entry in match.stack[:index]:
@@ -134,39 +166,64 @@ def correct(match: Match, index: int, replacement: Action | Marks | None) -> Mat
     old = match.stack[index]
     if isinstance(replacement, Marks):
         if not isinstance(old.action, MarkedShot):
-            raise IllegalActionError(f"action {index} is not a marked stroke: replace it with an action")
+            raise MarkingError("not-a-stroke", "vain lyöntejä voi korjata", f"action {index} is not a marked stroke")
         replacement = marked_shot(fixed.state, old.action.call, replacement, old.action.seconds)
     if replacement is not None:
-        _push(fixed, replacement, index)
+        _push(fixed, replacement, index, match)
     for later, entry in enumerate(match.stack[index + 1 :], start=index + 1):
         action = entry.action
         if isinstance(action, MarkedShot):
             now, then = fixed.state.game.shooter, entry.before.game.shooter
             if not fixed.over and now is not then:
-                raise IllegalActionError(
-                    f"after the correction, action {later} would be {now.value}'s stroke, but it was entered as "
-                    f"{then.value}'s: undo back to it, or correct it too"
+                number = stroke_number(match, later)
+                raise MarkingError(
+                    "correction-turn",
+                    f"korjauksen jälkeen lyönti {number} olisi pelaajan {now.value} lyönti, mutta se merkittiin "
+                    f"pelaajan {then.value} lyönniksi: peru merkinnät siihen asti tai korjaa sekin",
+                    f"after the correction, stroke {number} would be {now.value}'s, but it was entered as "
+                    f"{then.value}'s: undo back to it, or correct it too",
                 )
             marks = marks_of(action.entry, entry.before)
             try:
                 action = marked_shot(fixed.state, action.call, marks, action.seconds)
-            except IllegalActionError as exc:
-                raise IllegalActionError(f"after the correction, action {later} no longer fits: {exc}") from None
+            except (IllegalActionError, ValueError) as exc:
+                raise _no_longer_fits(match, later, exc) from None
         if fixed.over:
-            raise IllegalActionError(
-                f"after the correction the match is over at action {len(fixed.stack) - 1}: undo the later actions first"
+            number = stroke_number(match, len(fixed.stack))
+            raise MarkingError(
+                "correction-ends-match",
+                f"korjauksen jälkeen ottelu päättyy ennen lyöntiä {number}: peru myöhemmät merkinnät ensin",
+                f"after the correction the match is over before stroke {number}: undo the later entries first",
             )
-        _push(fixed, action, later)
+        _push(fixed, action, later, match)
     return fixed
 
 
-def _push(match: Match, action: Action, index: int) -> None:
+def _no_longer_fits(match: Match, index: int, exc: Exception) -> MarkingError:
+    number = stroke_number(match, index)
+    fi = exc.text.fi if isinstance(exc, MarkingError) else str(exc)
+    return MarkingError(
+        "correction-conflict",
+        f"korjauksen jälkeen lyönti {number} ei enää sovi: {fi}",
+        f"after the correction, stroke {number} no longer fits: {exc}",
+    )
+
+
+def _push(fixed: Match, action: Action, index: int, original: Match | None = None) -> None:
     try:
-        match.push(action)
-    except IllegalActionError as exc:
-        raise IllegalActionError(f"after the correction, action {index} no longer fits: {exc}") from None
-    except ValueError as exc:  # placement and call errors are KaisaErrors
-        raise IllegalActionError(f"after the correction, action {index} no longer fits: {exc}") from None
+        fixed.push(action)
+        check_state(fixed.state)
+    except (IllegalActionError, ValueError) as exc:  # placement and call errors are KaisaErrors
+        raise _no_longer_fits(original or fixed, index, exc) from None
 
 
-__all__ = ["Marks", "correct", "entry_for", "marked_shot", "marks_of"]
+__all__ = [
+    "MarkingError",
+    "Marks",
+    "check_state",
+    "correct",
+    "entry_for",
+    "marked_shot",
+    "marks_of",
+    "stroke_number",
+]

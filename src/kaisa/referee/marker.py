@@ -1,37 +1,80 @@
-"""Facts entered by a marker at a real table (the scorekeeping mode), turned into :class:`Facts`.
+"""The marker's vocabulary: what a marker at a real table enters for a stroke, stated once with one JSON codec.
 
 A marker reports what a simulation cannot: a ball off the table (8f, 8g), a ball touched by a player (7b),
-a jump over a masking ball (7e), the wrong cue ball (7i), a ball falling later by itself (8e) and the referee
-restoring positions (7j). Whether the called route was played as called (including käkä, a moving ball and
-mankeli) is the marker's judgement.
+a jump over a masking ball (7e), the wrong cue ball (7i), a ball falling later by itself (8e), the referee
+restoring positions (7j) and which section 5 fault a stroke from hand made. Whether the called route was played
+as called (including käkä, a moving ball and mankeli) is the marker's judgement.
+
+:class:`MarkerFacts` holds those facts. :class:`Marks` is what the marker's page sends (the facts plus the
+ball struck, where a ball in hand was placed and where balls came to rest); :class:`MarkerEntry` is the same
+facts placed against the match's position (the start and final positions), which the referee rules and the
+records store. Both are encoded by the one codec of this module (:func:`_encode` and :func:`_decode`), so the
+API body, the stored action and the page all say the same field the same way.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import Any, Self
 
 from kaisa.call import Call
 from kaisa.errors import FormatError, KaisaError
 from kaisa.model import BallId, Position
 from kaisa.referee.observe import CalledPotFacts, Facts, HandFacts, LateFall, Pot
 from kaisa.referee.ruling import Text
-from kaisa.table import PocketId
+from kaisa.table import PocketId, Point
 
 
 class MarkerEntryError(KaisaError):
     """An entry that cannot describe a real stroke (a ball potted twice, a pocketed ball still on the table)."""
 
 
-@dataclass(frozen=True)
-class MarkerEntry:
-    """One stroke as a marker saw it."""
+class HandFault(Enum):
+    """Which section 5 rule a stroke from behind the head string broke, as the marker saw it."""
 
-    cue_ball: BallId
-    """The ball the player struck (7i if it is not theirs)."""
-    start: Position
-    final: Position
-    """Where the balls stopped on the table (approximate is fine: it decides only which spots are free)."""
+    BEHIND_BALL_FIRST = "behind-ball-first"
+    """The first ball hit lay on or behind the head string (and no cushion came first)."""
+    NOT_CROSSED = "not-crossed"
+    """The cue ball neither crossed the head string nor hit a ball in front of it."""
+    CUSHION_BEHIND = "cushion-behind"
+    """Played via a cushion, the cue ball's first cushion was behind the head string."""
+
+    def hand_facts(self) -> HandFacts:
+        """The section 5 facts of a stroke that made this fault (and no other)."""
+        return HandFacts(
+            first_ball_in_front=self is not HandFault.BEHIND_BALL_FIRST,
+            cushion_before_first_ball=self is HandFault.CUSHION_BEHIND,
+            first_cushion_in_front=self is not HandFault.CUSHION_BEHIND,
+            crossed_head_string=self is not HandFault.NOT_CROSSED,
+        )
+
+    @classmethod
+    def parse(cls, value: object) -> HandFault:
+        """The fault from its id. Records made before the faults were named hold the marker's words instead:
+        those were ruled as a first ball behind the head string, so they read back as that."""
+        if isinstance(value, str):
+            for fault in cls:
+                if fault.value == value:
+                    return fault
+            if value.strip() and " " in value.strip():
+                return cls.BEHIND_BALL_FIRST
+        raise FormatError(
+            f"hand_fault is one of {[f.value for f in cls]} (the section 5 fault from hand), not {value!r}"
+        )
+
+
+NO_HAND_FAULT = HandFacts(
+    first_ball_in_front=True, cushion_before_first_ball=False, first_cushion_in_front=True, crossed_head_string=True
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkerFacts:
+    """The facts a marker enters about one stroke, apart from the positions of the balls."""
+
     pots: tuple[tuple[BallId, PocketId], ...] = ()
     off_table: tuple[BallId, ...] = ()
     first_contact: BallId | None = None
@@ -44,8 +87,8 @@ class MarkerEntry:
     konsti_pair_frozen: bool = False
     cushion_pots: frozenset[BallId] = frozenset()
     """Dropped balls that touched a cushion first (matters for middle-pocket extras from hand)."""
-    hand_fault: str | None = None
-    """A section 5 fault from hand, in words, or None."""
+    hand_fault: HandFault | None = None
+    """The section 5 fault a stroke from hand made, or None."""
     talonmies_angle: float | None = None
     touched_by_player: bool = False
     jump_over_mask: bool = False
@@ -53,76 +96,61 @@ class MarkerEntry:
     late_fall: LateFall | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "cue_ball": self.cue_ball.value,
-            "start": self.start.to_json(),
-            "final": self.final.to_json(),
-            "pots": [[b.value, p.value] for b, p in self.pots],
-            "off_table": [b.value for b in self.off_table],
-            "first_contact": None if self.first_contact is None else self.first_contact.value,
-            "nakki": sorted(b.value for b in self.nakki),
-            "called_as_called": self.called_as_called,
-            "mankeli": self.mankeli,
-            "frozen_short_of_haaki": self.frozen_short_of_haaki,
-            "konsti_ball_frozen_to_cushion": self.konsti_ball_frozen_to_cushion,
-            "konsti_pair_frozen": self.konsti_pair_frozen,
-            "cushion_pots": sorted(b.value for b in self.cushion_pots),
-            "hand_fault": self.hand_fault,
-            "talonmies_angle": self.talonmies_angle,
-            "touched_by_player": self.touched_by_player,
-            "jump_over_mask": self.jump_over_mask,
-            "restored_by_referee": self.restored_by_referee,
-            "late_fall": None
-            if self.late_fall is None
-            else {
-                "ball": self.late_fall.ball.value,
-                "caused_by": None if self.late_fall.caused_by is None else self.late_fall.caused_by.value,
-            },
-        }
+        """Every field by its name, in the one codec's form (defaults included, so the form is explicit)."""
+        return {f.name: _CODEC[f.name][0](getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
-    def from_json(cls, data: object) -> MarkerEntry:
-        """The entry from :meth:`to_json`'s form; unknown keys and bad ids raise :class:`FormatError`."""
+    def from_json(cls, data: object) -> Self:
+        """The value from :meth:`to_json`'s form; a missing field takes its default; an unknown field or a bad
+        value raises :class:`FormatError` naming the field."""
         if not isinstance(data, dict):
-            raise FormatError("a marker entry must be an object")
-        known = set(cls.__dataclass_fields__)
+            raise FormatError(f"a marker's entry is an object with the fields {sorted(cls.field_names())}")
+        known = cls.field_names()
         unknown = sorted(set(data) - known)
         if unknown:
             raise FormatError(f"unknown marker entry fields {unknown}; the fields are {sorted(known)}")
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            try:
+                values[name] = _CODEC[name][1](value)
+            except FormatError as exc:
+                raise FormatError(f"marker entry field {name}: {exc}") from None
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                raise FormatError(f"marker entry field {name} is malformed ({exc}): {value!r}") from None
         try:
-            late = data.get("late_fall")
-            first = data.get("first_contact")
-            angle = data.get("talonmies_angle")
-            fault = data.get("hand_fault")
-            return cls(
-                cue_ball=BallId(data["cue_ball"]),
-                start=Position.from_json(data["start"]),
-                final=Position.from_json(data["final"]),
-                pots=tuple((BallId(b), PocketId(p)) for b, p in data.get("pots", [])),
-                off_table=tuple(BallId(b) for b in data.get("off_table", [])),
-                first_contact=None if first is None else BallId(first),
-                nakki=frozenset(BallId(b) for b in data.get("nakki", [])),
-                called_as_called=_flag(data, "called_as_called", True),
-                mankeli=_flag(data, "mankeli"),
-                frozen_short_of_haaki=_flag(data, "frozen_short_of_haaki"),
-                konsti_ball_frozen_to_cushion=_flag(data, "konsti_ball_frozen_to_cushion"),
-                konsti_pair_frozen=_flag(data, "konsti_pair_frozen"),
-                cushion_pots=frozenset(BallId(b) for b in data.get("cushion_pots", [])),
-                hand_fault=None if fault is None else str(fault),
-                talonmies_angle=None if angle is None else float(angle),
-                touched_by_player=_flag(data, "touched_by_player"),
-                jump_over_mask=_flag(data, "jump_over_mask"),
-                restored_by_referee=_flag(data, "restored_by_referee"),
-                late_fall=None
-                if late is None
-                else LateFall(
-                    BallId(late["ball"]), None if late.get("caused_by") is None else BallId(late["caused_by"])
-                ),
-            )
-        except FormatError:
-            raise
-        except (KeyError, TypeError, ValueError) as exc:
-            raise FormatError(f"malformed marker entry: {exc}") from None
+            return cls(**values)
+        except TypeError as exc:
+            raise FormatError(f"a marker's entry needs more fields: {exc}") from None
+
+    @classmethod
+    def field_names(cls) -> set[str]:
+        return {f.name for f in fields(cls)}
+
+    def facts(self) -> dict[str, Any]:
+        """The shared facts as keyword arguments (to move them from marks to an entry and back)."""
+        return {f.name: getattr(self, f.name) for f in fields(MarkerFacts)}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Marks(MarkerFacts):
+    """One stroke as the marker's page sends it: ``struck`` defaults to the player's own cue ball; ``place`` is
+    where a cue ball in hand was put (approximately); ``moves`` are where balls came to rest, where it matters
+    (a ball the marker moves was touched in the stroke)."""
+
+    struck: BallId | None = None
+    place: Point | None = None
+    moves: Mapping[BallId, Point] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkerEntry(MarkerFacts):
+    """One stroke as a marker saw it, placed against the match: where the balls stood and where they stopped."""
+
+    cue_ball: BallId
+    """The ball the player struck (7i if it is not theirs)."""
+    start: Position
+    final: Position
+    """Where the balls stopped on the table (approximate is fine: it decides only which spots are free)."""
 
     def to_facts(self, call: Call | None) -> Facts:
         dropped = [b for b, _ in self.pots]
@@ -149,13 +177,12 @@ class MarkerEntry:
         if call is not None and (call.ball, call.pocket) in self.pots:
             called = CalledPotFacts(
                 route_ok=self.called_as_called,
-                route_problem=None if self.called_as_called else Text("merkitsijän arvio", "the marker's judgement"),
+                route_problem=None if self.called_as_called else Text("kirjurin arvio", "the marker's judgement"),
                 mankeli=self.mankeli,
                 frozen_short_of_haaki=self.frozen_short_of_haaki,
                 konsti_ball_frozen_to_cushion=self.konsti_ball_frozen_to_cushion,
                 konsti_pair_frozen=self.konsti_pair_frozen,
             )
-        fault = self.hand_fault is not None
         return Facts(
             cue_ball=self.cue_ball,
             start=self.start,
@@ -165,13 +192,8 @@ class MarkerEntry:
             first_contact=self.first_contact,
             nakki=self.nakki - {self.cue_ball},
             called=called,
-            hand=HandFacts(
-                first_ball_in_front=not fault,
-                cushion_before_first_ball=False,
-                first_cushion_in_front=True,
-                crossed_head_string=True,
-            ),
-            kaisa_touched=BallId.K in self.nakki or self.first_contact is BallId.K or BallId.K in dropped,
+            hand=NO_HAND_FAULT if self.hand_fault is None else self.hand_fault.hand_facts(),
+            kaisa_touched=self.kaisa_touched,
             talonmies_angle=self.talonmies_angle,
             touched_by_player=self.touched_by_player,
             jump_over_mask=self.jump_over_mask,
@@ -179,9 +201,115 @@ class MarkerEntry:
             late_fall=self.late_fall,
         )
 
+    @property
+    def kaisa_touched(self) -> bool:
+        """Whether anything moved the kaisa in the stroke (4: a waiting kaisa stays off the centre spot until
+        it is touched): hit first, a nakki, dropped, off the table, or come to rest somewhere else."""
+        k = BallId.K
+        moved = k in self.start and k in self.final and self.start[k] != self.final[k]
+        gone = k in self.start and k not in self.final
+        return moved or gone or k in self.nakki or self.first_contact is k
 
-def _flag(data: dict[str, Any], key: str, default: bool = False) -> bool:
-    value = data.get(key, default)
+
+# --- the one codec ------------------------------------------------------------------------------------------
+
+
+def _ball(value: object) -> BallId:
+    if not isinstance(value, str) or value not in BallId.__members__:
+        raise FormatError(f"a ball is one of {' '.join(b.value for b in BallId)}, not {value!r}")
+    return BallId(value)
+
+
+def _pocket(value: object) -> PocketId:
+    known = [p.value for p in PocketId]
+    if not isinstance(value, str) or value not in known:
+        raise FormatError(f"a pocket is one of {' '.join(known)}, not {value!r}")
+    return PocketId(value)
+
+
+def _balls(value: object) -> list[BallId]:
+    if not isinstance(value, list):
+        raise FormatError(f"a list of ball ids (W1 W2 R1 R2 K), not {value!r}")
+    return [_ball(b) for b in value]
+
+
+def _point(value: object) -> Point:
+    if not (isinstance(value, list | tuple) and len(value) == 2):
+        raise FormatError(f"a point is [x, y] in metres, not {value!r}")
+    x, y = float(value[0]), float(value[1])
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise FormatError(f"a point has finite coordinates, not {value!r}")
+    return (x, y)
+
+
+def _flag(value: object) -> bool:
     if not isinstance(value, bool):
-        raise FormatError(f"marker entry field {key} must be true or false, not {value!r}")
+        raise FormatError(f"true or false, not {value!r}")
     return value
+
+
+def _optional(decode: Callable[[object], Any]) -> Callable[[object], Any]:
+    return lambda value: None if value is None else decode(value)
+
+
+def _angle(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 180:
+        raise FormatError(f"an angle in degrees from 0 to 180, not {value!r}")
+    return float(value)
+
+
+def _late(value: object) -> LateFall:
+    if not isinstance(value, dict) or not set(value) <= {"ball", "caused_by"}:
+        raise FormatError(f'a late fall is {{"ball": ..., "caused_by": cue ball or null}}, not {value!r}')
+    by = value.get("caused_by")
+    return LateFall(_ball(value["ball"]), None if by is None else _ball(by))
+
+
+def _moves(value: object) -> dict[BallId, Point]:
+    if not isinstance(value, dict):
+        raise FormatError(f'moves are {{"ball": [x, y], ...}}, not {value!r}')
+    return {_ball(b): _point(p) for b, p in value.items()}
+
+
+def _pots(value: object) -> tuple[tuple[BallId, PocketId], ...]:
+    if not isinstance(value, list) or not all(isinstance(p, list | tuple) and len(p) == 2 for p in value):
+        raise FormatError(f'pots are [["ball", "pocket"], ...], not {value!r}')
+    return tuple((_ball(b), _pocket(p)) for b, p in value)
+
+
+def _ids(balls: Any) -> list[str]:
+    return [b.value for b in balls]
+
+
+_Codec = tuple[Callable[[Any], Any], Callable[[object], Any]]
+_CODEC: dict[str, _Codec] = {
+    "pots": (lambda v: [[b.value, p.value] for b, p in v], _pots),
+    "off_table": (_ids, lambda v: tuple(_balls(v))),
+    "first_contact": (lambda v: None if v is None else v.value, _optional(_ball)),
+    "nakki": (lambda v: sorted(_ids(v)), lambda v: frozenset(_balls(v))),
+    "called_as_called": (bool, _flag),
+    "mankeli": (bool, _flag),
+    "frozen_short_of_haaki": (bool, _flag),
+    "konsti_ball_frozen_to_cushion": (bool, _flag),
+    "konsti_pair_frozen": (bool, _flag),
+    "cushion_pots": (lambda v: sorted(_ids(v)), lambda v: frozenset(_balls(v))),
+    "hand_fault": (lambda v: None if v is None else v.value, _optional(HandFault.parse)),
+    "talonmies_angle": (lambda v: v, _optional(_angle)),
+    "touched_by_player": (bool, _flag),
+    "jump_over_mask": (bool, _flag),
+    "restored_by_referee": (bool, _flag),
+    "late_fall": (
+        lambda v: (
+            None
+            if v is None
+            else {"ball": v.ball.value, "caused_by": None if v.caused_by is None else v.caused_by.value}
+        ),
+        _optional(_late),
+    ),
+    "struck": (lambda v: None if v is None else v.value, _optional(_ball)),
+    "place": (lambda v: None if v is None else [v[0], v[1]], _optional(_point)),
+    "moves": (lambda v: {b.value: [p[0], p[1]] for b, p in v.items()}, _moves),
+    "cue_ball": (lambda v: v.value, _ball),
+    "start": (lambda v: v.to_json(), Position.from_json),
+    "final": (lambda v: v.to_json(), Position.from_json),
+}

@@ -59,7 +59,11 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
     def refuse(status: int) -> Callable[[Request, Exception], JSONResponse]:
         def handler(_request: Request, exc: Exception) -> JSONResponse:
-            return JSONResponse({"detail": str(exc)}, status_code=status)
+            body: dict[str, Any] = {"detail": str(exc)}
+            text = getattr(exc, "text", None)  # a refusal said in Finnish and English, with a stable code
+            if text is not None:
+                body.update(code=getattr(exc, "code", None), fi=text.fi, en=text.en)
+            return JSONResponse(body, status_code=status)
 
         return handler
 
@@ -93,6 +97,10 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     @app.get("/club", include_in_schema=False)
     def club_page() -> FileResponse:
         return FileResponse(str(static / "club.html"))
+
+    @app.get("/club/scoresheet", include_in_schema=False)
+    def scoresheet_page() -> FileResponse:
+        return FileResponse(str(static / "scoresheet.html"))
 
     @app.get("/scoreboard", include_in_schema=False)
     def scoreboard_page() -> FileResponse:

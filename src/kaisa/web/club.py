@@ -10,22 +10,28 @@ No rules live here: this module turns requests into actions and views.
 from __future__ import annotations
 
 import asyncio
+import io
 import secrets
-from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager
+import socket
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager, suppress
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
+import segno
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import PlainTextResponse, Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, WithJsonSchema
 
 from kaisa.call import parse_call
+from kaisa.errors import FormatError
 from kaisa.game import (
     Choose,
     ClockConfig,
     Forfeit,
+    IllegalActionError,
     MarkedLag,
+    MarkedShot,
     PlaceW2,
     TakeBreak,
     replay,
@@ -35,10 +41,12 @@ from kaisa.model import BallId
 from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
-from kaisa.session import LateFall, MatchSession, RuleOptions
-from kaisa.table import PocketId
+from kaisa.records.storage.store import RepeatedEntryError
+from kaisa.referee.ruling import Text
+from kaisa.session import MatchSession, Played, RuleOptions
 from kaisa.web import schemas
-from kaisa.web.service import MatchService, played_out, view_out
+from kaisa.web.scoresheet import scoresheet_to_pdf
+from kaisa.web.service import MatchService
 
 POLL_SECONDS = 0.5
 """How often a spectator stream looks for a change in the database (which any server process may write)."""
@@ -46,75 +54,59 @@ HEARTBEAT_SECONDS = 15.0
 TOKEN_HEADER = "X-Kaisa-Token"
 PocketName = Literal["HL", "HR", "ML", "MR", "FL", "FR"]
 Token = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the match's secret marker token")]
+KEY_HEADER = "Idempotency-Key"
+Key = Annotated[
+    str | None,
+    Header(
+        alias=KEY_HEADER,
+        min_length=1,
+        max_length=100,
+        description="the entry's key, made on the marker's phone: an entry sent again with the same key is "
+        "answered with the first answer and recorded once",
+    ),
+]
 
 
 # --- request bodies -------------------------------------------------------------------------------------
 
 
-class LateFallIn(schemas.Strict):
-    ball: schemas.BallName
-    caused_by: schemas.CueBallName | None = Field(None, description="the player's cue ball if a player caused it")
+def _marks(value: object) -> Marks:
+    """The marker's marks from the request, by the vocabulary's own codec (one shape, stated in the referee)."""
+    if isinstance(value, Marks):
+        return value
+    try:
+        return Marks.from_json(value)
+    except FormatError as exc:
+        raise ValueError(str(exc)) from None
 
 
-class MarksIn(schemas.Strict):
-    """What happened in a stroke, as the marker saw it."""
-
-    struck: schemas.CueBallName | None = Field(None, description="the ball struck, if not the player's own (7i)")
-    pots: list[tuple[schemas.BallName, PocketName]] = Field(default_factory=list, max_length=5)
-    off_table: list[schemas.BallName] = Field(default_factory=list, max_length=5)
-    first_contact: schemas.BallName | None = Field(None, description="the first ball the cue ball hit")
-    nakki: list[schemas.BallName] = Field(default_factory=list, max_length=5)
-    called_as_called: bool = Field(True, description="the marker's judgement: the called pot went as called")
-    place: schemas.PointIn | None = Field(None, description="where the cue ball in hand was placed")
-    moves: dict[schemas.BallName, schemas.PointIn] = Field(
-        default_factory=dict, description="where balls came to rest, where it matters (on or near a spot)"
-    )
-    mankeli: bool = False
-    frozen_short_of_haaki: bool = False
-    konsti_ball_frozen_to_cushion: bool = False
-    konsti_pair_frozen: bool = False
-    cushion_pots: list[schemas.BallName] = Field(default_factory=list, max_length=5)
-    hand_fault: str | None = Field(None, max_length=200, description="a section 5 fault from hand, in words")
-    talonmies_angle: float | None = Field(None, ge=0, le=180, allow_inf_nan=False)
-    touched_by_player: bool = False
-    jump_over_mask: bool = False
-    restored_by_referee: bool = False
-    late_fall: LateFallIn | None = None
-
-    def to_marks(self) -> Marks:
-        return Marks(
-            struck=None if self.struck is None else BallId(self.struck),
-            pots=tuple((BallId(b), PocketId(p)) for b, p in self.pots),
-            off_table=tuple(BallId(b) for b in self.off_table),
-            first_contact=None if self.first_contact is None else BallId(self.first_contact),
-            nakki=frozenset(BallId(b) for b in self.nakki),
-            called_as_called=self.called_as_called,
-            place=None if self.place is None else (self.place[0], self.place[1]),
-            moves={BallId(b): (p[0], p[1]) for b, p in self.moves.items()},
-            mankeli=self.mankeli,
-            frozen_short_of_haaki=self.frozen_short_of_haaki,
-            konsti_ball_frozen_to_cushion=self.konsti_ball_frozen_to_cushion,
-            konsti_pair_frozen=self.konsti_pair_frozen,
-            cushion_pots=frozenset(BallId(b) for b in self.cushion_pots),
-            hand_fault=self.hand_fault,
-            talonmies_angle=self.talonmies_angle,
-            touched_by_player=self.touched_by_player,
-            jump_over_mask=self.jump_over_mask,
-            restored_by_referee=self.restored_by_referee,
-            late_fall=None
-            if self.late_fall is None
-            else LateFall(
-                BallId(self.late_fall.ball),
-                None if self.late_fall.caused_by is None else BallId(self.late_fall.caused_by),
-            ),
-        )
+MarksBody = Annotated[
+    Marks,
+    PlainValidator(_marks),
+    PlainSerializer(lambda marks: marks.to_json(), return_type=dict),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "What happened in a stroke, as the marker saw it: the fields of "
+            "kaisa.referee.marker.Marks (all optional), e.g. "
+            '{"pots": [["K", "FL"]], "first_contact": "K", "place": [0.5, 0.3], "moves": {"R1": [0.7, 1.2]}, '
+            '"hand_fault": "behind-ball-first"}',
+            "properties": {name: {} for name in sorted(Marks.field_names())},
+            "additionalProperties": False,
+        }
+    ),
+]
 
 
 class NewClubMatch(schemas.Strict):
     players: tuple[
         Annotated[str, Field(min_length=1, max_length=60)], Annotated[str, Field(min_length=1, max_length=60)]
     ]
-    breaker: Literal[0, 1] = Field(0, description="which player breaks (and so plays W1, 1.2)")
+    lag_winner: Literal[0, 1] = Field(0, description="which player won the lag at the table (1.1)")
+    winner_takes: schemas.CueBallName = Field(
+        "W1", description="the cue ball the lag winner chose (1.1); whoever has W1 breaks (1.2)"
+    )
+    table: str | None = Field(None, min_length=1, max_length=40, description="the club's number or name of the table")
     clock: Literal["off", "wall"] = Field("off", description="wall: the competition clock of rule 6")
     event: str | None = Field(None, min_length=1, max_length=120, description="the club night, e.g. 'Club night 2.12.'")
     options: dict[str, Any] = Field(default_factory=dict, description="rule options")
@@ -122,12 +114,12 @@ class NewClubMatch(schemas.Strict):
 
 class MarkedStrokeIn(schemas.Strict):
     call: str | None = Field(None, max_length=200, description="the call in the call notation; null for no call")
-    marks: MarksIn = Field(default_factory=lambda: MarksIn.model_validate({}))
+    marks: MarksBody = Field(default_factory=Marks)
 
 
 class CorrectionIn(schemas.Strict):
     call: str | None = Field(None, max_length=200)
-    marks: MarksIn
+    marks: MarksBody
 
 
 class LagWonIn(schemas.Strict):
@@ -139,29 +131,99 @@ class ForfeitIn(schemas.Strict):
     clause: Literal["1.4"] = "1.4"
 
 
+class BreakStartIn(schemas.Strict):
+    cue_ball: schemas.CueBallName
+
+
+class ClubView(schemas.MatchView):
+    """A club match as the marker's page and the scoreboard show it: the match, the physical table, a break in
+    progress and when the competition clock last started counting (the last entry other than a break)."""
+
+    table_label: str | None = None
+    """The club's number or name of the table (not the match's number)."""
+    break_running: dict[str, Any] | None = None
+    """``{"cue_ball": "W1", "since": ISO time}`` while a player's break (6) runs."""
+    clock_since: str | None = None
+    """When the clock last started counting: the playing time is ``clock.elapsed`` plus the time since then
+    while a stroke is due, and a break extends the limit by its length (6)."""
+
+
+class ClubPlayed(BaseModel):
+    match: ClubView
+    action: dict[str, Any]
+    outcome: dict[str, Any]
+
+
 class ClubCreated(BaseModel):
-    match: schemas.MatchView
+    match: ClubView
     token: str
     """The marker's secret: only its hash is stored, so keep the marker's link."""
     marker_url: str
     scoreboard_url: str
+    scoresheet_url: str
 
 
 class EventView(BaseModel):
     event: str
-    tables: list[schemas.MatchView]
+    tables: list[ClubView]
+
+
+class ScoresheetInning(BaseModel):
+    number: int
+    """The inning's number in the match (both players' innings counted together)."""
+    player: int
+    points: int
+    score: int
+    """The player's score after the inning."""
+    strokes: list[int]
+    """The stroke numbers of the inning, as the marker saw them."""
+    fouls: list[dict[str, Any]]
+    """Each foul with its clause, penalty and text (fi and en)."""
+
+
+class Scoresheet(BaseModel):
+    """The match's scoresheet (pöytäkirja): what a club files after a match."""
+
+    id: int
+    event: str | None
+    table_label: str | None
+    date: str
+    players: list[dict[str, Any]]
+    innings: list[ScoresheetInning]
+    runs: list[int]
+    """Each player's best run (points in one inning)."""
+    inning_counts: list[int]
+    fouls: list[int]
+    result: dict[str, Any] | None
+    shootout: dict[str, Any] | None
+    breaks: dict[str, float]
+
+
+class ClubRefusalError(IllegalActionError):
+    """A club request that does not fit the match now (409), with a Finnish and an English text and a stable
+    code."""
+
+    def __init__(self, code: str, fi: str, en: str) -> None:
+        super().__init__(en)
+        self.code = code
+        self.text = Text(fi, en)
 
 
 # --- the service ----------------------------------------------------------------------------------------
 
 
 class ClubService:
-    """The marker's operations, each through the match's session (opened with the match's token)."""
+    """The marker's operations, each through the match's session (opened with the match's token). Every
+    entry may carry a key made on the marker's phone: an entry whose key is already recorded is answered with
+    the first answer and not recorded again (the key and the action are recorded in one transaction)."""
 
     def __init__(self, store: Store, table: MatchService) -> None:
         self.store = store
         self.table = table
         self.sessions = table.sessions
+        self.breaks: dict[int, tuple[BallId, datetime]] = {}
+        """Breaks in progress by match (kept by this server process; the break is recorded when it ends)."""
+        self.break_changes = 0
 
     def _open(self, match_id: int, token: str | None) -> AbstractContextManager[MatchSession]:
         return self.sessions.open(match_id, token=token, marker=True)
@@ -175,53 +237,113 @@ class ClubService:
             event=body.event,
             token=token,
         )
-        # 1.1 and 1.2 at a real table: the lag is played there, and its winner breaks with W1
+        if body.table is not None:
+            self.store.set_table_label(match_id, body.table.strip())
+        # 1.1 and 1.2 at a real table: the lag is played there; its winner takes either cue ball, W1 breaks
         with self._open(match_id, token) as session:
-            session.push(MarkedLag(body.breaker))
-            session.push(Choose(BallId.W1))
+            session.push(MarkedLag(body.lag_winner))
+            session.push(Choose(BallId(body.winner_takes)))
         return ClubCreated(
-            match=self.table.view(match_id),
+            match=self.view(match_id),
             token=token,
             marker_url=f"/club#/match/{match_id}/{token}",
             scoreboard_url=f"/scoreboard#/match/{match_id}",
+            scoresheet_url=f"/club/scoresheet#/match/{match_id}",
         )
 
-    def place_w2(self, match_id: int, token: str | None, point: tuple[float, float]) -> schemas.Played:
-        with self._open(match_id, token) as session:
-            return played_out(session.push(PlaceW2(point)))
+    def _played(self, session: MatchSession, key: str | None, act: Callable[[], Played]) -> ClubPlayed:
+        """Run one entry once: a key already recorded is answered with its first answer."""
+        seen = session.answered(key)
+        if seen is None:
+            try:
+                seen = act().to_json()
+            except RepeatedEntryError as repeated:  # recorded by another process in between
+                seen = repeated.answer
+        return ClubPlayed(
+            match=self._club_view(ClubView.model_validate(seen["match"])),
+            action=seen["action"],
+            outcome=seen["outcome"],
+        )
 
-    def stroke(self, match_id: int, token: str | None, body: MarkedStrokeIn) -> schemas.Played:
+    def _changed(self, session: MatchSession, key: str | None, act: Callable[[], object]) -> ClubView:
+        """Run one entry that records no action of its own (an undo, a correction) once."""
+        if session.answered(key) is None:
+            with suppress(RepeatedEntryError):
+                act()
+        return self.view(session.id)
+
+    def place_w2(self, match_id: int, token: str | None, point: tuple[float, float], key: str | None) -> ClubPlayed:
+        with self._open(match_id, token) as session:
+            return self._played(session, key, lambda: session.push(PlaceW2(point), key=key))
+
+    def stroke(self, match_id: int, token: str | None, body: MarkedStrokeIn, key: str | None) -> ClubPlayed:
         call = None if body.call is None or not body.call.strip() else parse_call(body.call)
         with self._open(match_id, token) as session:
-            return played_out(session.mark(call, body.marks.to_marks(), self._seconds(session)))
+            seconds = self._seconds(session)
+            return self._played(session, key, lambda: session.mark(call, body.marks, seconds, key=key))
 
-    def lag_won(self, match_id: int, token: str | None, winner: int) -> schemas.Played:
+    def lag_won(self, match_id: int, token: str | None, winner: int, key: str | None) -> ClubPlayed:
         with self._open(match_id, token) as session:
-            return played_out(session.push(MarkedLag(winner)))
+            return self._played(session, key, lambda: session.push(MarkedLag(winner), key=key))
 
-    def take_break(self, match_id: int, token: str | None, cue_ball: BallId, seconds: float) -> schemas.Played:
+    def start_break(self, match_id: int, token: str | None, cue_ball: BallId) -> ClubView:
         with self._open(match_id, token) as session:
-            return played_out(session.push(TakeBreak(cue_ball, seconds)))
+            taken = session.state.clock.breaks
+            if cue_ball in taken:
+                raise ClubRefusalError(
+                    "break-taken",
+                    f"{cue_ball.value}-pelaaja on jo pitänyt taukonsa (6: yksi tauko ottelussa)",
+                    f"the {cue_ball.value} player has had their break already (6: one break a match)",
+                )
+            running = self.breaks.get(match_id)
+            if running is None or running[0] is not cue_ball:
+                self.breaks[match_id] = (cue_ball, datetime.now(UTC))
+                self.break_changes += 1
+        return self.view(match_id)
 
-    def forfeit(self, match_id: int, token: str | None, cue_ball: BallId) -> schemas.Played:
+    def take_break(
+        self, match_id: int, token: str | None, cue_ball: BallId, seconds: float, key: str | None
+    ) -> ClubPlayed:
         with self._open(match_id, token) as session:
-            return played_out(session.push(Forfeit(cue_ball)))
+            played = self._played(session, key, lambda: session.push(TakeBreak(cue_ball, seconds), key=key))
+            if match_id in self.breaks:
+                del self.breaks[match_id]
+                self.break_changes += 1
+            played.match = self.view(match_id)
+            return played
 
-    def undo(self, match_id: int, token: str | None) -> schemas.MatchView:
+    def forfeit(self, match_id: int, token: str | None, cue_ball: BallId, key: str | None) -> ClubPlayed:
         with self._open(match_id, token) as session:
-            # the marked lag and the choice of W1 are the match's creation, not entries
-            return view_out(session.undo_entry(keep=2))
+            return self._played(session, key, lambda: session.push(Forfeit(cue_ball), key=key))
 
-    def correct(self, match_id: int, token: str | None, index: int, body: CorrectionIn) -> schemas.MatchView:
+    def undo(self, match_id: int, token: str | None, key: str | None) -> ClubView:
+        with self._open(match_id, token) as session:
+            # the marked lag and the choice of cue ball are the match's creation, not entries
+            return self._changed(session, key, lambda: session.undo_entry(keep=2, key=key))
+
+    def correct(self, match_id: int, token: str | None, index: int, body: CorrectionIn, key: str | None) -> ClubView:
         call = None if body.call is None or not body.call.strip() else parse_call(body.call)
         with self._open(match_id, token) as session:
-            return view_out(session.correct(index, call, body.marks.to_marks()))
+            return self._changed(session, key, lambda: session.correct(index, call, body.marks, key=key))
 
     # --- reading ------------------------------------------------------------------------------------
 
+    def view(self, match_id: int) -> ClubView:
+        return self._club_view(ClubView.model_validate(self.sessions.view(match_id).to_json()))
+
+    def _club_view(self, view: ClubView) -> ClubView:
+        info = self.store.match_info(view.id)
+        running = self.breaks.get(view.id)
+        view.table_label = info.table_label
+        view.break_running = (
+            None if running is None else {"cue_ball": running[0].value, "since": running[1].isoformat()}
+        )
+        view.clock_since = self._clock_since(view.id, info.created_at).isoformat()
+        return view
+
     def event(self, event: str) -> EventView:
         infos = self.store.list_matches(event=event)
-        return EventView(event=event, tables=[self.table.view(i.id) for i in infos])
+        return EventView(event=event, tables=[self.view(i.id) for i in infos])
 
     def stats(self, match_id: int) -> MatchStats:
         config, _state, actions = self.store.load(match_id)
@@ -231,7 +353,60 @@ class ClubService:
     def event_stats(self, event: str) -> list[MatchStats]:
         return [self.stats(i.id) for i in self.store.list_matches(event=event)]
 
+    def scoresheet(self, match_id: int) -> Scoresheet:
+        """The match's scoresheet: every inning's points with its strokes and fouls (with their clauses)."""
+        view = self.view(match_id)
+        info = self.store.match_info(match_id)
+        owners = [p.cue_ball for p in view.players]
+        innings: list[ScoresheetInning] = []
+        scores = [0, 0]
+        runs = [0, 0]
+        counts = [0, 0]
+        fouls = [0, 0]
+        number = 0
+        inning: ScoresheetInning | None = None
+        for stored in self.store.actions(match_id):
+            ruling = stored.outcome.get("ruling")
+            if not isinstance(stored.action, MarkedShot) or ruling is None:
+                continue
+            number += 1
+            seat = owners.index(ruling["shooter"]) if ruling["shooter"] in owners else 0
+            if inning is None or inning.player != seat:
+                counts[seat] += 1
+                inning = ScoresheetInning(
+                    number=len(innings) + 1, player=seat, points=0, score=scores[seat], strokes=[], fouls=[]
+                )
+                innings.append(inning)
+            inning.points += int(ruling["points"])
+            scores[seat] += int(ruling["points"])
+            inning.score = scores[seat]
+            inning.strokes.append(number)
+            inning.fouls.extend(ruling["fouls"])
+            fouls[seat] += len(ruling["fouls"])
+            runs[seat] = max(runs[seat], inning.points)
+            if ruling["turn_passes"]:
+                inning = None
+        return Scoresheet(
+            id=match_id,
+            event=info.event,
+            table_label=info.table_label,
+            date=info.created_at.date().isoformat(),
+            players=[p.model_dump() for p in view.players],
+            innings=innings,
+            runs=runs,
+            inning_counts=counts,
+            fouls=fouls,
+            result=view.result,
+            shootout=view.shootout,
+            breaks={b: float(s) for b, s in (view.clock.get("breaks") or {}).items()},
+        )
+
     # --- helpers ------------------------------------------------------------------------------------
+
+    def _clock_since(self, match_id: int, created: datetime) -> datetime:
+        log = self.store.action_log(match_id)
+        since = next((at for action, at in reversed(log) if action.get("kind") != "break"), None)
+        return since or created
 
     def _seconds(self, session: MatchSession) -> float:
         """Competition clock at a real table: a stroke took the time since the previous entry other than a
@@ -239,9 +414,7 @@ class ClubService:
         before the break is not lost and the break itself costs nothing."""
         if session.match.config.clock.mode != "wall":
             return 0.0
-        log = self.store.action_log(session.id)
-        since = next((at for action, at in reversed(log) if action.get("kind") != "break"), None)
-        start = since or session.info.created_at
+        start = self._clock_since(session.id, session.info.created_at)
         return max(0.0, min(3600.0, (datetime.now(UTC) - start).total_seconds()))
 
     def check(self, match_id: int, token: str | None) -> None:
@@ -262,9 +435,15 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
 
     @router.post("/matches", status_code=201)
     def create(body: NewClubMatch) -> ClubCreated:
-        """A club match at a real table: the players, who breaks (W1), the clock, the club night. Answers the
-        marker's secret token and link (keep them: only the token's hash is stored)."""
+        """A club match at a real table: the players, who won the lag and which cue ball they took (W1 breaks),
+        the table, the clock, the club night. Answers the marker's secret token and link (keep them: only the
+        token's hash is stored)."""
         return service.create(body)
+
+    @router.get("/matches/{match_id}", responses=errors)
+    def club_view(match_id: int) -> ClubView:
+        """The match with its table, a break in progress and the clock's start."""
+        return service.view(match_id)
 
     @router.get("/matches/{match_id}/access", status_code=204, responses=errors)
     def access(match_id: int, token: Token = None) -> Response:
@@ -272,40 +451,71 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
         service.check(match_id, token)
         return Response(status_code=204)
 
+    @router.get("/matches/{match_id}/marker-qr", responses=errors, response_class=Response)
+    def marker_qr(match_id: int, request: Request, token: Token = None) -> Response:
+        """The marker's link as a QR code (SVG), for a phone to open without typing the token. The link uses
+        this server's address on the club's network when the page was opened on this machine."""
+        service.check(match_id, token)
+        url = f"{_lan_base(request)}/club#/match/{match_id}/{token}"
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False, title=url)
+        return Response(out.getvalue(), media_type="image/svg+xml", headers={"X-Marker-Url": url})
+
     @router.post("/matches/{match_id}/place-w2", responses=errors)
-    def place_w2(match_id: int, body: schemas.PlaceIn, token: Token = None) -> schemas.Played:
+    def place_w2(match_id: int, body: schemas.PlaceIn, token: Token = None, key: Key = None) -> ClubPlayed:
         """Where W2 was placed before the break (1.2), approximately."""
-        return service.place_w2(match_id, token, (body.point[0], body.point[1]))
+        return service.place_w2(match_id, token, (body.point[0], body.point[1]), key)
 
     @router.post("/matches/{match_id}/strokes", responses=errors)
-    def stroke(match_id: int, body: MarkedStrokeIn, token: Token = None) -> schemas.Played:
-        """One stroke as the marker saw it: ruled, committed, then answered with the ruling and the respots."""
-        return service.stroke(match_id, token, body)
+    def stroke(match_id: int, body: MarkedStrokeIn, token: Token = None, key: Key = None) -> ClubPlayed:
+        """One stroke as the marker saw it: ruled, committed, then answered with the ruling and the respots.
+        Sent again with the same ``Idempotency-Key``, it is answered the same and recorded once."""
+        return service.stroke(match_id, token, body, key)
 
     @router.put("/matches/{match_id}/strokes/{index}", responses=errors)
-    def correct_stroke(match_id: int, index: int, body: CorrectionIn, token: Token = None) -> schemas.MatchView:
+    def correct_stroke(match_id: int, index: int, body: CorrectionIn, token: Token = None, key: Key = None) -> ClubView:
         """Correct entered stroke ``index`` (an action index): the match is replayed, later strokes re-entered."""
-        return service.correct(match_id, token, index, body)
+        return service.correct(match_id, token, index, body, key)
 
     @router.post("/matches/{match_id}/undo", responses=errors)
-    def undo(match_id: int, token: Token = None) -> schemas.MatchView:
-        """Take back the last entry."""
-        return service.undo(match_id, token)
+    def undo(match_id: int, token: Token = None, key: Key = None) -> ClubView:
+        """Take back the last entry (once per ``Idempotency-Key``)."""
+        return service.undo(match_id, token, key)
 
     @router.post("/matches/{match_id}/lag", responses=errors)
-    def lag_won(match_id: int, body: LagWonIn, token: Token = None) -> schemas.Played:
+    def lag_won(match_id: int, body: LagWonIn, token: Token = None, key: Key = None) -> ClubPlayed:
         """The shoot-out's lag winner (6)."""
-        return service.lag_won(match_id, token, body.winner)
+        return service.lag_won(match_id, token, body.winner, key)
+
+    @router.post("/matches/{match_id}/break-start", responses=errors)
+    def start_break(match_id: int, body: BreakStartIn, token: Token = None) -> ClubView:
+        """A player's break (6) begins: the scoreboard shows it; it is recorded with its length when it ends."""
+        return service.start_break(match_id, token, BallId(body.cue_ball))
 
     @router.post("/matches/{match_id}/break", responses=errors)
-    def take_break(match_id: int, body: schemas.BreakIn, token: Token = None) -> schemas.Played:
-        """A player's one break of up to five minutes (6)."""
-        return service.take_break(match_id, token, BallId(body.cue_ball), body.seconds)
+    def take_break(match_id: int, body: schemas.BreakIn, token: Token = None, key: Key = None) -> ClubPlayed:
+        """A player's one break of up to five minutes (6), recorded when it ends."""
+        return service.take_break(match_id, token, BallId(body.cue_ball), body.seconds, key)
 
     @router.post("/matches/{match_id}/forfeit", responses=errors)
-    def forfeit(match_id: int, body: ForfeitIn, token: Token = None) -> schemas.Played:
-        """1.4: a player kept playing with a cue ruled over 200 cm: the opponent wins."""
-        return service.forfeit(match_id, token, BallId(body.cue_ball))
+    def forfeit(match_id: int, body: ForfeitIn, token: Token = None, key: Key = None) -> ClubPlayed:
+        """1.4: a player kept playing with a cue ruled over 200 cm: they lose the match automatically."""
+        return service.forfeit(match_id, token, BallId(body.cue_ball), key)
+
+    @router.get("/matches/{match_id}/scoresheet", responses=errors)
+    def scoresheet(match_id: int) -> Scoresheet:
+        """The match's scoresheet (pöytäkirja): innings, points, runs, fouls with clauses, the result."""
+        return service.scoresheet(match_id)
+
+    @router.get("/matches/{match_id}/scoresheet.pdf", responses=errors, response_class=Response)
+    def scoresheet_pdf(match_id: int, lang: Literal["fi", "en"] = "fi") -> Response:
+        """The scoresheet as an A4 PDF, to print and sign."""
+        sheet = service.scoresheet(match_id)
+        return Response(
+            scoresheet_to_pdf(sheet.model_dump(), lang),
+            media_type="application/pdf",
+            headers={"Content-Disposition": f'inline; filename="poytakirja-{match_id}.pdf"'},
+        )
 
     @router.get("/matches/{match_id}/export", responses=errors)
     def export(match_id: int, format: Literal["json", "csv"] = "json") -> PlainTextResponse:
@@ -334,12 +544,12 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
     @router.get("/matches/{match_id}/stream", responses=errors, response_class=StreamingResponse)
     async def match_stream(match_id: int, request: Request) -> StreamingResponse:
         """Server-sent events: a ``view`` event with the match whenever it changes (the spectator display)."""
-        table.view(match_id)  # 404 before the stream starts
+        service.view(match_id)  # 404 before the stream starts
 
         def current() -> str:
-            return table.view(match_id).model_dump_json()
+            return service.view(match_id).model_dump_json()
 
-        return _stream(request, lambda: store.last_change([match_id]), current)
+        return _stream(request, lambda: (store.last_change([match_id]), service.break_changes), current)
 
     @router.get("/events/{event}/stream", response_class=StreamingResponse)
     async def event_stream(event: str, request: Request) -> StreamingResponse:
@@ -348,9 +558,27 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
         def current() -> str:
             return service.event(event).model_dump_json()
 
-        return _stream(request, lambda: store.last_change(event=event), current)
+        return _stream(request, lambda: (store.last_change(event=event), service.break_changes), current)
 
     return router
+
+
+def _lan_base(request: Request) -> str:
+    """This server's address as a phone on the club's network reaches it: the page's own address, or, when the
+    page was opened on this machine (localhost), the machine's address on its network."""
+    base = str(request.base_url).rstrip("/")
+    host = request.url.hostname or ""
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        return base
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+            lan = probe.getsockname()[0]
+    except OSError:
+        return base
+    if lan.startswith("127."):
+        return base
+    return f"{request.url.scheme}://{lan}:{request.url.port or 80}"
 
 
 def _stream(request: Request, changed: Any, current: Any) -> StreamingResponse:
@@ -375,4 +603,4 @@ def _stream(request: Request, changed: Any, current: Any) -> StreamingResponse:
     )
 
 
-__all__ = ["ClubService", "MarksIn", "club_router"]
+__all__ = ["ClubRefusalError", "ClubService", "ClubView", "MarksBody", "club_router"]

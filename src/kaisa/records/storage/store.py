@@ -41,10 +41,13 @@ from kaisa.records.storage.errors import (
     UnknownMatchError,
 )
 from kaisa.records.storage.models import (
+    ENTRY_KEY_LENGTH,
     EVENT_NAME_LENGTH,
     PLAYER_KIND_LENGTH,
     PLAYER_NAME_LENGTH,
+    TABLE_LABEL_LENGTH,
     ActionRow,
+    EntryKeyRow,
     MatchRow,
     PlayerRow,
 )
@@ -53,6 +56,23 @@ T = TypeVar("T")
 MIN_TOKEN_LENGTH = 16
 """A marker's token is a secret: long enough not to be guessed."""
 JSONObject = dict[str, Any]
+
+
+class RepeatedEntryError(StorageError):
+    """An entry whose key is already recorded: nothing was written; ``answer`` is the answer it got then."""
+
+    def __init__(self, match_id: int, key: str, answer: JSONObject) -> None:
+        super().__init__(f"match {match_id}: the entry with key {key!r} is already recorded")
+        self.answer = answer
+
+
+@dataclass(frozen=True)
+class EntryKey:
+    """An entry's idempotency key and how to make its answer once its action's index (None for an entry that
+    records no action) and time are known, inside the recording transaction."""
+
+    key: str
+    answer: Callable[[int | None, datetime], JSONObject]
 
 
 @dataclass(frozen=True)
@@ -81,6 +101,8 @@ class MatchInfo:
     """The club night or tournament the match belongs to."""
     has_token: bool = False
     """Entering strokes needs the match's secret token (a club match kept by a marker)."""
+    table_label: str | None = None
+    """The club's number or name of the physical table (a club match)."""
 
 
 @dataclass(frozen=True)
@@ -230,10 +252,12 @@ class Store:
             match_id = row.id
         return match_id
 
-    def record(self, match_id: int, entry: Entry, after: MatchState) -> Recorded:
+    def record(self, match_id: int, entry: Entry, after: MatchState, *, key: EntryKey | None = None) -> Recorded:
         """Record one pushed action (``entry``) and the state ``after`` it, in one transaction. Refuses (and
         writes nothing) unless ``entry.before`` is the match's stored current state. Returns the action's index
-        and when it was recorded."""
+        and when it was recorded. With a ``key``, the key and its answer are recorded in the same transaction
+        (:meth:`answered`); a key already recorded raises :class:`RepeatedEntryError` and writes nothing."""
+
         action_json = _plain(_action_to_json(entry.action), "the action")
         before_json = _plain(entry.before.to_json(), "the state before the action")
         after_json = _plain(after.to_json(), "the state after the action")
@@ -242,6 +266,8 @@ class Store:
         now = _now()
         with self._write(f"recording an action of match {match_id}") as session:
             row = self._match(session, match_id, lock=True)
+            if key is not None:
+                self._claim_key(session, match_id, key, row.action_count, now)
             if row.state != before_json and _current(match_id, row.state) != before_json:
                 raise StaleStateError(
                     f"match {match_id}: the action was played from a state that is not the stored current state "
@@ -267,7 +293,9 @@ class Store:
             row.updated_at = now
         return Recorded(index, now)
 
-    def rewrite(self, match_id: int, keep: int, entries: Sequence[Entry], final: MatchState) -> None:
+    def rewrite(
+        self, match_id: int, keep: int, entries: Sequence[Entry], final: MatchState, *, key: EntryKey | None = None
+    ) -> None:
         """Replace every action from index ``keep`` on with ``entries`` (a correction replayed by the game
         layer) and make ``final`` the current state, in one transaction. Refuses (and writes nothing) unless the
         first new entry starts from the stored state before action ``keep``."""
@@ -283,6 +311,8 @@ class Store:
         final_json = _plain(final.to_json(), "the final state")
         with self._write(f"rewriting match {match_id} from action {keep}") as session:
             row = self._match(session, match_id, lock=True)
+            if key is not None:
+                self._claim_key(session, match_id, key, None, now)
             if not 0 <= keep <= row.action_count:
                 raise StorageError(f"match {match_id} has {row.action_count} actions: cannot rewrite from {keep}")
             rows = self._action_rows(session, row)
@@ -339,11 +369,13 @@ class Store:
             self.record(match_id, entry, after)
         return match_id
 
-    def undo(self, match_id: int) -> Action:
+    def undo(self, match_id: int, *, key: EntryKey | None = None) -> Action:
         """Delete the last recorded action and move the match back to the state before it, in one transaction.
-        Returns the deleted action."""
+        Returns the deleted action. With a ``key``, as in :meth:`record`."""
         with self._write(f"undoing the last action of match {match_id}") as session:
             row = self._match(session, match_id, lock=True)
+            if key is not None:
+                self._claim_key(session, match_id, key, None, _now())
             count = row.action_count
             if count == 0:
                 raise StorageError(f"match {match_id} has no recorded action to undo")
@@ -368,6 +400,52 @@ class Store:
             row.action_count = count - 1
             row.updated_at = _now()
         return action
+
+    # --- entry keys and table labels (the club's marker entries) ---------------------------------------
+    # An entry's key is made by the marker's phone; recording it in the same transaction as the entry's action
+    # makes an entry sent again (a retry after a dropped connection or a killed server, a double tap) recorded
+    # once and answered with the first answer.
+
+    def answered(self, match_id: int, key: str) -> JSONObject | None:
+        """The answer the entry with ``key`` got, or None if no entry with that key is recorded."""
+        with self._read(f"looking up an entry key of match {match_id}") as session:
+            self._match(session, match_id)
+            found = session.scalars(
+                select(EntryKeyRow.answer).where(EntryKeyRow.match_id == match_id, EntryKeyRow.key == key)
+            ).first()
+        return None if found is None else _json_object(found)
+
+    def entry_keys(self, match_id: int) -> int:
+        """How many keyed entries the match has recorded."""
+        with self._read(f"counting the entry keys of match {match_id}") as session:
+            return int(
+                session.scalar(select(func.count()).select_from(EntryKeyRow).where(EntryKeyRow.match_id == match_id))
+                or 0
+            )
+
+    def set_table_label(self, match_id: int, label: str | None) -> None:
+        """Say which physical table the match is played on (the club's number or name; None: not said)."""
+        if label is not None and not 0 < len(label) <= TABLE_LABEL_LENGTH:
+            raise StorageError(f"a table's number or name has 1 to {TABLE_LABEL_LENGTH} characters, not {len(label)}")
+        with self._write(f"labelling the table of match {match_id}") as session:
+            self._match(session, match_id, lock=True).table_label = label
+
+    def _claim_key(
+        self, session: Session, match_id: int, key: EntryKey, action_index: int | None, at: datetime
+    ) -> None:
+        """Record ``key`` with its answer inside the caller's transaction (the match row is locked), or raise
+        :class:`RepeatedEntryError` with the first answer if the key is already recorded."""
+        if not 0 < len(key.key) <= ENTRY_KEY_LENGTH:
+            raise StorageError(f"an entry key has 1 to {ENTRY_KEY_LENGTH} characters, not {len(key.key)}")
+        found = session.scalars(
+            select(EntryKeyRow.answer).where(EntryKeyRow.match_id == match_id, EntryKeyRow.key == key.key)
+        ).first()
+        if found is not None:
+            raise RepeatedEntryError(match_id, key.key, _json_object(found))
+        answer = _plain(key.answer(action_index, at), "the entry's answer")
+        session.add(
+            EntryKeyRow(match_id=match_id, key=key.key, action_index=action_index, answer=answer, created_at=at)
+        )
 
     # --- reading -----------------------------------------------------------------------------------
 
@@ -651,6 +729,7 @@ class Store:
                     updated_at=_utc(row.updated_at),
                     event=row.event,
                     has_token=row.token_hash is not None,
+                    table_label=row.table_label,
                 )
             )
         return out

@@ -1,0 +1,331 @@
+"""Club entries that survive a bad network, and the facts a marker sees: idempotency keys (parallel repeats, a
+dropped connection, a server killed mid-request), the lag winner's cue ball, no phantom balls, the table, the
+break on the clock, the marker's QR link and the scoresheet."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from kaisa.records.storage import open_store
+from kaisa.web import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+POT_K = {"call": "K FL", "marks": {"pots": [["K", "FL"]], "first_contact": "K"}}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    store = open_store(f"sqlite:///{tmp_path / 'club.sqlite3'}")
+    sock = socket.create_server(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    uv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning"))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if uv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(timeout=10)
+    store.close()
+
+
+def new_match(client: httpx.Client, **extra: Any) -> tuple[int, dict[str, str]]:
+    made = client.post("/api/club/matches", json={"players": ["Aino", "Eero"], **extra})
+    assert made.status_code == 201, made.text
+    data = made.json()
+    token = {"X-Kaisa-Token": data["token"]}
+    placed = client.post(
+        f"/api/club/matches/{data['match']['id']}/place-w2", json={"point": [0.71, 2.6]}, headers=token
+    )
+    assert placed.status_code == 200, placed.text
+    return data["match"]["id"], token
+
+
+def keyed(token: dict[str, str], key: str) -> dict[str, str]:
+    return {**token, "Idempotency-Key": key}
+
+
+def pot(index: int) -> dict[str, Any]:
+    """The ``index``-th stroke of a run of kaisa pots from the break (the first from hand)."""
+    body = {"call": POT_K["call"], "marks": dict(POT_K["marks"])}
+    if index == 0:
+        body["marks"]["place"] = [0.5, 0.3]
+    return body
+
+
+def actions(client: httpx.Client, match_id: int) -> int:
+    return len(client.get(f"/api/matches/{match_id}/actions").json())
+
+
+# --- exactly once -----------------------------------------------------------------------------------------
+
+
+def test_an_entry_sent_three_times_at_once_is_recorded_once_and_answered_the_same(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client)
+        headers = keyed(token, "stroke-" + uuid.uuid4().hex)
+
+        def send(_: int) -> httpx.Response:
+            with httpx.Client(base_url=server, timeout=30) as own:
+                return own.post(f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=headers)
+
+        with ThreadPoolExecutor(3) as pool:
+            answers = list(pool.map(send, range(3)))
+        assert [a.status_code for a in answers] == [200, 200, 200]
+        assert len({a.text for a in answers}) == 1  # the first answer, repeated
+        assert actions(client, match_id) == 4  # lag, choice, W2's place, one stroke
+        assert client.get(f"/api/matches/{match_id}").json()["scores"]["W1"] == 6
+        # an undo sent twice takes back one entry
+        undo = keyed(token, "undo-" + uuid.uuid4().hex)
+        for _ in range(2):
+            assert client.post(f"/api/club/matches/{match_id}/undo", headers=undo).status_code == 200
+        assert actions(client, match_id) == 3
+
+
+def test_an_entry_whose_connection_dropped_before_the_answer_is_recorded_once_when_sent_again(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client)
+        key = "stroke-" + uuid.uuid4().hex
+        host, port = server.removeprefix("http://").split(":")
+        body = httpx.Request(
+            "POST", f"{server}/api/club/matches/{match_id}/strokes", json=pot(0), headers=keyed(token, key)
+        )
+        raw = (
+            f"POST /api/club/matches/{match_id}/strokes HTTP/1.1\r\nHost: {host}\r\n"
+            + "".join(f"{k}: {v}\r\n" for k, v in body.headers.items() if k.lower() != "host")
+            + "Connection: close\r\n\r\n"
+        ).encode() + body.read()
+        with socket.create_connection((host, int(port))) as sock:
+            sock.sendall(raw)
+            sock.shutdown(socket.SHUT_WR)  # the phone's Wi-Fi drops: the answer is never read
+        deadline = time.monotonic() + 20
+        while actions(client, match_id) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert actions(client, match_id) == 4
+        again = client.post(f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=keyed(token, key))
+        assert again.status_code == 200, again.text
+        assert again.json()["outcome"]["ruling"]["points"] == 6
+        assert actions(client, match_id) == 4
+        # a new key is a new entry
+        fresh = client.post(f"/api/club/matches/{match_id}/strokes", json=pot(1), headers=keyed(token, "next"))
+        assert fresh.status_code == 200
+        assert actions(client, match_id) == 5
+
+
+def test_entries_in_flight_when_the_server_is_killed_are_recorded_once_when_the_phones_send_them_again(
+    tmp_path: Path,
+):
+    db = f"sqlite:///{tmp_path / 'killed.sqlite3'}"
+    kaisa = str(Path(sys.executable).parent / "kaisa")
+    tables, strokes = 6, 8
+
+    def start() -> tuple[subprocess.Popen[str], str]:
+        process = subprocess.Popen(
+            [kaisa, "play", "--no-browser", "--port", "0", "--db", db],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"},
+        )
+        assert process.stdout is not None
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            line = process.stdout.readline()
+            assert line, f"kaisa play exited with {process.poll()}"
+            found = re.search(r"http://127\.0\.0\.1:\d+", line)
+            if found:
+                url = found.group(0)
+                for _ in range(100):
+                    try:
+                        httpx.get(f"{url}/api/table", timeout=5)
+                        return process, url
+                    except httpx.TransportError:
+                        time.sleep(0.1)
+        raise AssertionError("kaisa play did not start")
+
+    keys = {t: [f"t{t}-s{i}-{uuid.uuid4().hex}" for i in range(strokes)] for t in range(tables)}
+    process, url = start()
+    matches: dict[int, tuple[int, dict[str, str]]] = {}
+    sent = {t: 0 for t in range(tables)}
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            for t in range(tables):
+                matches[t] = new_match(client)
+
+        def mark(t: int) -> None:
+            match_id, token = matches[t]
+            with httpx.Client(base_url=url, timeout=30) as own:
+                for i in range(strokes):
+                    sent[t] = i + 1
+                    try:
+                        own.post(f"/api/club/matches/{match_id}/strokes", json=pot(i), headers=keyed(token, keys[t][i]))
+                    except httpx.TransportError:
+                        return  # the server is gone: the phone keeps the entry in its queue
+
+        threads = [threading.Thread(target=mark, args=(t,)) for t in range(tables)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.6)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    for thread in threads:
+        thread.join(timeout=60)
+    assert any(0 < n < strokes for n in sent.values()), sent  # the server died with entries in flight
+    process, url = start()
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            before = {t: actions(client, matches[t][0]) for t in range(tables)}
+            for t in range(tables):  # every phone sends its whole queue again, in order
+                match_id, token = matches[t]
+                for i in range(strokes):
+                    answer = client.post(
+                        f"/api/club/matches/{match_id}/strokes", json=pot(i), headers=keyed(token, keys[t][i])
+                    )
+                    assert answer.status_code == 200, answer.text
+            for t in range(tables):
+                match_id = matches[t][0]
+                assert actions(client, match_id) == 3 + strokes, (t, before[t])
+                assert client.get(f"/api/matches/{match_id}").json()["scores"]["W1"] == 6 * strokes
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    with open_store(db) as store:
+        for t in range(tables):
+            assert store.entry_keys(matches[t][0]) == strokes
+
+
+# --- the facts ----------------------------------------------------------------------------------------------
+
+
+def test_1_1_the_lag_winner_may_take_w2_and_the_other_player_breaks_with_w1(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        made = client.post(
+            "/api/club/matches", json={"players": ["Aino", "Eero"], "lag_winner": 0, "winner_takes": "W2"}
+        )
+        assert made.status_code == 201, made.text
+        view = made.json()["match"]
+        assert [p["cue_ball"] for p in view["players"]] == ["W2", "W1"]
+        assert view["lag_winner"] == 0
+        assert view["phase"] == "place-w2"
+        assert view["to_move"] == 0  # the W2 player places W2 (1.2); Eero breaks with W1
+
+
+def test_7j_restoring_the_balls_after_a_stroke_from_hand_leaves_no_phantom_ball(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client)
+        answer = client.post(
+            f"/api/club/matches/{match_id}/strokes",
+            json={"call": None, "marks": {"first_contact": "R1", "place": [0.5, 0.3], "restored_by_referee": True}},
+            headers=token,
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()["match"]
+        in_hand = set(answer.json()["outcome"]["ruling"]["in_hand"])
+        assert not in_hand & set(view["position"]["balls"])  # no ball both in hand and on the table
+        assert set(view["position"]["balls"]) | in_hand == {"W1", "W2", "R1", "R2", "K"}
+        # the next entries are accepted: no ball was left behind to overlap
+        w2 = client.post(
+            f"/api/club/matches/{match_id}/strokes",
+            json={"call": None, "marks": {"first_contact": "R2"}},
+            headers=token,
+        )
+        assert w2.status_code == 200, w2.text
+        back = {"call": None, "marks": {"first_contact": "R1"}}
+        if w2.json()["match"]["from_hand"]:
+            back["marks"]["place"] = [0.5, 0.3]
+        assert client.post(f"/api/club/matches/{match_id}/strokes", json=back, headers=token).status_code == 200
+
+
+def test_the_table_the_break_and_the_clock_across_the_break(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client, clock="wall", table="3", event="Club night")
+        view = client.get(f"/api/club/matches/{match_id}").json()
+        assert view["table_label"] == "3"
+        assert client.post(f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=token).status_code == 200
+        view = client.get(f"/api/club/matches/{match_id}").json()
+        since = view["clock_since"]
+        started = client.post(f"/api/club/matches/{match_id}/break-start", json={"cue_ball": "W2"}, headers=token)
+        assert started.status_code == 200
+        assert started.json()["break_running"]["cue_ball"] == "W2"
+        assert started.json()["clock_since"] == since  # the clock keeps counting from the last stroke
+        ended = client.post(
+            f"/api/club/matches/{match_id}/break", json={"cue_ball": "W2", "seconds": 2.0}, headers=token
+        )
+        assert ended.status_code == 200, ended.text
+        after = ended.json()["match"]
+        assert after["break_running"] is None
+        assert after["clock_since"] == since  # the break does not restart the clock: no minutes vanish
+        assert after["clock"]["limit"] == view["clock"]["limit"] + 2.0
+        again = client.post(f"/api/club/matches/{match_id}/break-start", json={"cue_ball": "W2"}, headers=token)
+        assert again.status_code == 409
+        assert again.json()["code"] == "break-taken"
+        # the next stroke counts the time since the last stroke, the break included, and the limit grew by it
+        time.sleep(0.2)
+        stroked = client.post(f"/api/club/matches/{match_id}/strokes", json=pot(1), headers=token).json()["match"]
+        elapsed = stroked["clock"]["elapsed"]
+        assert (
+            elapsed >= (datetime.fromisoformat(stroked["clock_since"]) - datetime.fromisoformat(since)).total_seconds()
+        )
+        event = client.get("/api/club/events/Club night").json()
+        assert event["tables"][0]["table_label"] == "3"
+
+
+def test_the_marker_link_as_a_qr_code_needs_the_token(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client)
+        qr = client.get(f"/api/club/matches/{match_id}/marker-qr", headers=token)
+        assert qr.status_code == 200
+        assert qr.headers["content-type"].startswith("image/svg+xml")
+        assert qr.text.lstrip().startswith("<svg")
+        assert qr.headers["x-marker-url"].endswith(f"/club#/match/{match_id}/{token['X-Kaisa-Token']}")
+        assert client.get(f"/api/club/matches/{match_id}/marker-qr").status_code == 403
+
+
+def test_the_scoresheet_counts_innings_runs_and_fouls_with_clauses_and_prints_as_a_pdf(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client, table="Pöytä 2")
+        for body in (
+            pot(0),
+            pot(1),
+            {"call": "R1 HR", "marks": {"pots": [["W1", "HL"]], "first_contact": "R1"}},  # 7a: -3, turn passes
+            {"call": None, "marks": {"first_contact": "R2"}},  # W2 misses
+        ):
+            assert client.post(f"/api/club/matches/{match_id}/strokes", json=body, headers=token).status_code == 200
+        sheet = client.get(f"/api/club/matches/{match_id}/scoresheet").json()
+        assert sheet["table_label"] == "Pöytä 2"
+        assert [(i["player"], i["points"], i["score"], i["strokes"]) for i in sheet["innings"]] == [
+            (0, 9, 9, [1, 2, 3]),
+            (1, 0, 0, [4]),
+        ]
+        assert sheet["runs"] == [12, 0]  # the best run: points in a row, before the foul ended the inning
+        assert sheet["inning_counts"] == [1, 1]
+        assert sheet["fouls"] == [1, 0]
+        assert sheet["innings"][0]["fouls"][0]["clause"] == "7a"
+        pdf = client.get(f"/api/club/matches/{match_id}/scoresheet.pdf")
+        assert pdf.status_code == 200
+        assert pdf.headers["content-type"] == "application/pdf"
+        assert pdf.content.startswith(b"%PDF")
+        page = client.get("/club/scoresheet")
+        assert page.status_code == 200
+        assert "scoresheet.js" in page.text
