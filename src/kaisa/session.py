@@ -638,7 +638,7 @@ def rule_stroke(
 
 
 
-def advise(position: Position, game: GameState | None, level: str) -> list[Evaluation]:
+def advise(position: Position, game: GameState | None, level: str, seed: int = 0) -> list[Evaluation]:
     """The advisor's evaluated calls in ``position`` (``game``: default W1 at the table), best first. Refuses a
     cue ball that is neither on the table nor in hand."""
     from kaisa.players.search import advise as search_advise
@@ -649,7 +649,7 @@ def advise(position: Position, game: GameState | None, level: str) -> list[Evalu
             f"{game.shooter.value} is to play but is not on the table: put it in the position, or play it from hand "
             f"(a state with {game.shooter.value} in in_hand)"
         )
-    return search_advise(position, game, level)
+    return search_advise(position, game, level=level, seed=seed)
 
 
 @dataclass(frozen=True)

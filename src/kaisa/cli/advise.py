@@ -26,16 +26,16 @@ def advise_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The best calls in a position with their pot probability, expected points and foul risk."""
-    from kaisa.physics import validate_position
-    from kaisa.players.search import LEVELS, WIN_VALUE, advise
-    from kaisa.referee import GameState
+    from kaisa.players.levels import LEVELS
+    from kaisa.players.search import WIN_VALUE
+    from kaisa.session import GameState, advise, check_position
 
     if level not in LEVELS:
         fail(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
     try:
         pos = Position.from_json(read_json(position, "position"))
         game = GameState.from_json(read_json(state, "state")) if state else GameState()
-        validate_position(pos)
+        check_position(pos)
         if not game.from_hand and game.shooter not in pos:
             fail(f"{game.shooter.value} is at the table but not in the position; put it there or set in_hand")
         ensure_physics_ready(quiet=as_json)

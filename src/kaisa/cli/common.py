@@ -31,7 +31,8 @@ def read_json(path: Path, what: str) -> Any:
 
 def ensure_physics_ready(quiet: bool = False) -> None:
     """Compile the physics kernels on first use, with a spinner instead of a silent pause."""
-    from kaisa.physics import kernels_cached, warm_up
+    from kaisa.session import physics_ready as kernels_cached
+    from kaisa.session import warm_up_physics as warm_up
 
     if kernels_cached():
         return

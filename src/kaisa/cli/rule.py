@@ -32,7 +32,7 @@ def rule_command(
     """Rule one stroke by the 2014 rulebook: simulate --stroke, or take --events as they happened."""
     from kaisa.call import parse_call
     from kaisa.model import events_from_json
-    from kaisa.referee import GameState, RuleOptions, StrokeLog, judge, observe
+    from kaisa.session import GameState, RuleOptions, rule_stroke
 
     if (stroke is None) == (events is None):
         fail("give exactly one of --stroke (simulate the stroke) or --events (rule a recorded event log)")
@@ -44,17 +44,14 @@ def rule_command(
         game = GameState.from_json(read_json(state, "state")) if state else GameState()
         rules = RuleOptions.from_json(read_json(options, "options")) if options else RuleOptions()
         if stroke is not None:
-            from kaisa.physics import simulate as run
-
             stk = Stroke.from_json(read_json(stroke, "stroke"))
             ensure_physics_ready(quiet=as_json)
-            log = StrokeLog.of(run(start, stk))
+            ruling = rule_stroke(start, the_call, game, rules, stroke=stk)
         else:
             assert events is not None
             raw = read_json(events, "events")
             final = Position.from_json(raw["final"]) if isinstance(raw, dict) and "final" in raw else None
-            log = StrokeLog.from_events(start, events_from_json(raw), final)
-        ruling = judge(observe(log, the_call, options=rules), the_call, game, options=rules)
+            ruling = rule_stroke(start, the_call, game, rules, events=events_from_json(raw), final=final)
     except KaisaError as exc:
         fail(str(exc))
     if as_json:

@@ -28,13 +28,13 @@ def simulate_command(
     ] = None,
 ) -> None:
     """Simulate one stroke and print its events and the final position."""
-    from kaisa.physics import simulate as run
+    from kaisa.session import simulate_stroke
 
     try:
         pos = Position.from_json(read_json(position, "position"))
         stk = Stroke.from_json(read_json(stroke, "stroke"))
         ensure_physics_ready(quiet=as_json)
-        record = run(pos, stk, trajectories=trajectories)
+        record = simulate_stroke(pos, stk, trajectories=trajectories)
     except KaisaError as exc:
         fail(str(exc))
     except ValueError as exc:
@@ -48,7 +48,7 @@ def simulate_command(
 def demo_command() -> None:
     """Break from the official starting position and show what happened (the main job, for now)."""
     from kaisa.layouts import starting_position
-    from kaisa.physics import simulate as run
+    from kaisa.session import simulate_stroke as run
     from kaisa.table import OFFICIAL, SpotId
 
     spots = OFFICIAL.spots

@@ -17,7 +17,7 @@ import numpy as np
 
 from kaisa.call import Call
 from kaisa.model import BallId, Position, Stroke
-from kaisa.referee import GameState, RuleOptions
+from kaisa.referee import DEFAULT_OPTIONS, GameState, RuleOptions
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement, check_w2_placement
 from kaisa.table import OFFICIAL, PocketId, Point, TableSpec
 
@@ -57,6 +57,17 @@ def _clear(a: Point, b: Point, balls: list[Point], width: float) -> bool:
         if math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy)) < width:
             return False
     return True
+
+
+def frozen_to(cue: Point, position: Position, me: BallId, spec: TableSpec) -> list[Point]:
+    """The balls the cue ball at ``cue`` is frozen to (touching, within the referee's frozen gap)."""
+    limit = spec.ball_diameter + DEFAULT_OPTIONS.frozen_gap
+    return [p for b, p in position.items() if b != me and math.dist(cue, p) <= limit]
+
+
+def _towards_any(direction: float, cue: Point, balls: list[Point]) -> bool:
+    """Whether a stroke in ``direction`` is played towards any of ``balls`` (within 90 degrees: 8a)."""
+    return any(_diff(direction, _angle((p[0] - cue[0], p[1] - cue[1]))) < 90.0 for p in balls)
 
 
 def candidates(cue: Point, position: Position, game: GameState, spec: TableSpec, cue_ball: BallId) -> list[Candidate]:
@@ -165,7 +176,12 @@ class BaselinePlayer:
                 return Call(best.ball, best.pocket), Stroke(me, best.speed, best.direction, follow=-0.1, place=place)
             return None, self._safety(place, others, me, game, spec, place)
         cue = position[me]
-        found = candidates(cue, position, game, spec, me)
+        frozen = frozen_to(cue, position, me, spec)
+        found = [c for c in candidates(cue, position, game, spec, me) if not _towards_any(c.direction, cue, frozen)]
+        if frozen and not found:
+            # 8a: a cue ball frozen to a ball is played away from it; roll softly straight away from them
+            away = (sum(cue[0] - p[0] for p in frozen), sum(cue[1] - p[1] for p in frozen))
+            return None, Stroke(me, 1.5, _angle(away))
         if found:
             best = found[0]
             return Call(best.ball, best.pocket), Stroke(me, best.speed, best.direction, follow=-0.1)
