@@ -320,12 +320,15 @@ class Sessions:
 
     # --- reading ------------------------------------------------------------------------------------------
 
-    def history(self, match_id: int) -> list[tuple[StoredAction, int | None]]:
-        """Every recorded action with the index of the player who played it (None: the lag, both)."""
-        stored = self.store.actions(match_id)
+    def history(
+        self, match_id: int, offset: int = 0, limit: int | None = None
+    ) -> list[tuple[StoredAction, int | None]]:
+        """The recorded actions (all, or the page from ``offset``, at most ``limit``) with the index of the
+        player who played each (None: the lag, both); a page costs the same at any length of match."""
+        stored = self.store.actions(match_id, offset, limit)
         if not stored:
             return []
-        before = self.store.stored_action(match_id, 0)[1]
+        before = self.store.stored_action(match_id, offset)[1]
         out: list[tuple[StoredAction, int | None]] = []
         for a in stored:
             out.append((a, before.to_move))

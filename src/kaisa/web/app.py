@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -35,6 +35,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": schemas.ErrorOut, "description": "No such match"},
     409: {"model": schemas.ErrorOut, "description": "The action does not fit the match now"},
 }
+
+
+HISTORY_PAGE = 1000
+"""The history's page size, default and largest: more than a long match has (the page reads every action
+of its range, so its cost depends on the page, not on the match)."""
 
 
 def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
@@ -147,9 +152,14 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         return service.view(match_id)
 
     @app.get("/api/matches/{match_id}/actions", responses=ERRORS, tags=["matches"])
-    def match_actions(match_id: int) -> list[schemas.ActionOut]:
-        """Every action played, with its ruling and the state after it (the match's history)."""
-        return service.history(match_id)
+    def match_actions(
+        match_id: int,
+        offset: Annotated[int, Query(ge=0, description="The first action of the page.")] = 0,
+        limit: Annotated[int, Query(ge=1, le=HISTORY_PAGE, description="Actions in the page.")] = HISTORY_PAGE,
+    ) -> list[schemas.ActionOut]:
+        """The actions played, with their rulings and the states after them (the match's history), a page at a
+        time: ``offset`` and ``limit``; a page costs the same at any length of match."""
+        return service.history(match_id, offset, limit)
 
     @app.get("/api/matches/{match_id}/actions/{index}/animation", responses=ERRORS, tags=["matches"])
     def action_animation(match_id: int, index: int) -> schemas.Played:

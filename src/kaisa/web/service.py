@@ -69,7 +69,7 @@ class MatchService:
     def view(self, match_id: int) -> schemas.MatchView:
         return view_out(self.sessions.view(match_id))
 
-    def history(self, match_id: int) -> list[schemas.ActionOut]:
+    def history(self, match_id: int, offset: int = 0, limit: int | None = None) -> list[schemas.ActionOut]:
         return [
             schemas.ActionOut(
                 index=a.index,
@@ -78,7 +78,7 @@ class MatchService:
                 outcome=a.outcome,
                 state_after=a.state_after.to_json(),
             )
-            for a, player in self.sessions.history(match_id)
+            for a, player in self.sessions.history(match_id, offset, limit)
         ]
 
     def animation(self, match_id: int, index: int) -> schemas.Played:

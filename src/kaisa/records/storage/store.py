@@ -563,11 +563,24 @@ class Store:
             moment = session.scalar(query)
         return None if moment is None else _utc(moment)
 
-    def actions(self, match_id: int) -> list[StoredAction]:
+    def actions(self, match_id: int, offset: int = 0, limit: int | None = None) -> list[StoredAction]:
         """Every recorded action of the match in order, with its outcome and the state after it: for
-        statistics and export (``[a.to_json() for a in store.actions(id)]``)."""
+        statistics and export (``[a.to_json() for a in store.actions(id)]``). ``offset`` and ``limit`` read one
+        page (actions ``offset`` to ``offset + limit - 1``) at a cost that does not grow with the match."""
         with self._read(f"reading the actions of match {match_id}") as session:
             row = self._match(session, match_id)
+            if offset or limit is not None:
+                end = row.action_count if limit is None else min(row.action_count, offset + limit)
+                rows = session.scalars(
+                    select(ActionRow)
+                    .where(
+                        ActionRow.match_id == match_id, ActionRow.action_index >= offset, ActionRow.action_index < end
+                    )
+                    .order_by(ActionRow.action_index)
+                ).all()
+                if [r.action_index for r in rows] != list(range(offset, end)):
+                    raise CorruptRecordError(f"match {match_id}: actions {offset} to {end - 1} are not all stored")
+                return [self._stored(match_id, r) for r in rows]
             return [
                 StoredAction(
                     match_id=match_id,
