@@ -9,20 +9,24 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 from types import TracebackType
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from kaisa.tournament.games import GameResult, GameSpec, TournamentError, play_game
+from kaisa.tournament.games import GameSpec, TournamentError, play_game
 
 BACKENDS = ("local", "ray")
 RAY_INSTALL_HINT = "pip install 'kaisa[ray]'"
 """How to get the optional Ray dependency."""
 PROBE_SECONDS = 5.0
 """How long the check that a Ray cluster's address answers waits (``ray.init`` itself would wait forever)."""
+
+
+Task = Callable[[GameSpec], Any]
+"""What a worker does with a game's spec: a module-level function (it is pickled to the workers)."""
 
 
 def default_workers() -> int:
@@ -41,8 +45,9 @@ class Backend(Protocol):
         self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
     ) -> None: ...
 
-    def play(self, specs: Sequence[GameSpec]) -> Iterator[tuple[int, GameResult]]:
-        """Submit every game at once and yield ``(position in specs, result)`` as each finishes. Raises
+    def play(self, specs: Sequence[GameSpec], task: Task = play_game) -> Iterator[tuple[int, Any]]:
+        """Submit every game at once and yield ``(position in specs, task(spec))`` as each finishes (``task``:
+        :func:`play_game` for a tournament, a data set's rows for ``kaisa dataset``). Raises
         :class:`TournamentError` when a game fails in a worker."""
         ...
 
@@ -74,19 +79,17 @@ class LocalBackend:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
-    def play(self, specs: Sequence[GameSpec]) -> Iterator[tuple[int, GameResult]]:
+    def play(self, specs: Sequence[GameSpec], task: Task = play_game) -> Iterator[tuple[int, Any]]:
         if not specs:
             return iter(())
         context = get_context("fork" if os.name == "posix" else "spawn")
         self._pool = ProcessPoolExecutor(max_workers=min(self.workers, len(specs)), mp_context=context)
         # every worker is forked here, before the caller starts a progress bar's thread
-        futures = {self._pool.submit(play_game, spec): i for i, spec in enumerate(specs)}
+        futures = {self._pool.submit(task, spec): i for i, spec in enumerate(specs)}
         return self._completed(specs, futures)
 
     @staticmethod
-    def _completed(
-        specs: Sequence[GameSpec], futures: dict[Future[GameResult], int]
-    ) -> Iterator[tuple[int, GameResult]]:
+    def _completed(specs: Sequence[GameSpec], futures: dict[Future[Any], int]) -> Iterator[tuple[int, Any]]:
         pending = set(futures)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -199,15 +202,15 @@ class RayBackend:
             ray.shutdown()
             self._started = False
 
-    def play(self, specs: Sequence[GameSpec]) -> Iterator[tuple[int, GameResult]]:
+    def play(self, specs: Sequence[GameSpec], task: Task = play_game) -> Iterator[tuple[int, Any]]:
         ray = self._ray
         if ray is None:
             raise TournamentError("enter the Ray backend (with ...) before playing games on it")
-        task = ray.remote(num_cpus=1)(play_game)
-        self._refs = [task.remote(spec) for spec in specs]
+        remote = ray.remote(num_cpus=1)(task)
+        self._refs = [remote.remote(spec) for spec in specs]
         return self._completed(specs)
 
-    def _completed(self, specs: Sequence[GameSpec]) -> Iterator[tuple[int, GameResult]]:
+    def _completed(self, specs: Sequence[GameSpec]) -> Iterator[tuple[int, Any]]:
         ray = self._ray
         position = {ref: i for i, ref in enumerate(self._refs)}
         pending = list(self._refs)
@@ -216,7 +219,7 @@ class RayBackend:
             for ref in done:
                 i = position[ref]
                 try:
-                    result: GameResult = ray.get(ref)
+                    result = ray.get(ref)
                 except Exception as exc:
                     raise _failed(specs[i], "on Ray", exc) from exc
                 yield i, result
