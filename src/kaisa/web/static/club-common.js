@@ -2,6 +2,7 @@
 // club match with its live clock, the ruling, the spots a respotted ball goes to, small tables, the live stream.
 // No rules live here: the server's referee decides; these pages show what it answered.
 
+import "./club-strings.js";
 import { ruleText, serverText, t } from "./i18n.js";
 import { TableView } from "./table.js";
 import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
@@ -36,9 +37,30 @@ export function clockNow(view, since, now = Date.now()) {
   const running = c.mode === "wall" && view.phase === "play" && !c.final_innings && typeof since === "number";
   const live = running ? Math.max(0, (now - since) / 1000) : 0;
   const elapsed = c.elapsed + live;
-  const up = !c.final_innings && elapsed >= c.limit;
-  const warning = !c.final_innings && !up && (c.warned || elapsed >= c.limit - WARNING_SECONDS);
-  return { mode: c.mode, elapsed, limit: c.limit, running, warning, up, final: c.final_innings };
+  // a break running extends the limit as it goes (6): the time left stands still, and no minute vanishes
+  const limit = c.limit + (running ? breakSeconds(view, now) : 0);
+  const up = !c.final_innings && elapsed >= limit;
+  const warning = !c.final_innings && !up && (c.warned || elapsed >= limit - WARNING_SECONDS);
+  return { mode: c.mode, elapsed, limit, running, warning, up, final: c.final_innings };
+}
+
+let serverSkew = 0;
+/** This device's clock minus the server's (ms), for the times the server sends. */
+export function setSkew(ms) {
+  serverSkew = ms;
+}
+
+/** Seconds of the break running now (0 when none). */
+export function breakSeconds(view, now = Date.now()) {
+  const run = view.break_running;
+  if (!run) return 0;
+  const since = Date.parse(run.since);
+  return Number.isFinite(since) ? Math.max(0, Math.min(300, (now - since - serverSkew) / 1000)) : 0;
+}
+
+/** The physical table's name (the club's own number), or the match's number when no table was given. */
+export function tableTitle(view) {
+  return view.table_label ? t("sb.table", { label: view.table_label }) : t("sb.matchNo", { id: view.id });
 }
 
 /** When each stored match last changed, as Date.now() values: /api/matches has the server's times; the answer's
@@ -73,6 +95,12 @@ export function renderClock(box, view, since) {
     box.append(el("span", { class: "tag warn", "data-testid": "clock-up" }, t("club.clock.up")));
   } else if (c.warning) {
     box.append(el("span", { class: "tag warn blink", "data-testid": "clock-warning", role: "alert" }, t("clock.warning")));
+  }
+  if (view.break_running) {
+    const ball = view.break_running.cue_ball;
+    box.append(
+      el("span", { class: "tag warn break-now", "data-testid": "break-now" }, t("sb.break", { name: nameOf(view, ball), time: fmtClock(breakSeconds(view)) })),
+    );
   }
   for (const ball of CUE_BALLS) {
     const seconds = (view.clock.breaks || {})[ball];
@@ -162,6 +190,7 @@ export function renderBoard(box, view, { since = null, playerExtra = null } = {}
   });
   box.append(players);
   const meta = el("div", { class: "meta" });
+  if (view.table_label) meta.append(el("span", { class: "table-label", "data-testid": "table-label" }, t("sb.table", { label: view.table_label })));
   meta.append(el("span", { "data-testid": "phase", dataset: { phase: view.phase } }, `${t("match.phase")}: ${t(`phase.${view.phase}`)}`));
   if (live) meta.append(el("span", { "data-testid": "run" }, `${t("match.run")}: ${view.run}`));
   box.append(meta);

@@ -8,7 +8,6 @@ import {
   CUE_BALLS,
   MiniTable,
   beep,
-  changeTimes,
   fmtPoint,
   nameOf,
   onTablePointer,
@@ -18,12 +17,14 @@ import {
   renderClock,
   rulingBlock,
   spotAt,
+  setSkew,
   spotLabel,
   takenSpots,
   watch,
   whoOf,
 } from "./club-common.js";
-import { applyLabels, onLangChange, ruleText, setLang, t } from "./i18n.js";
+import { ClubError, EntryQueue, QueuedError } from "./club-queue.js";
+import { applyLabels, lang, onLangChange, ruleText, setLang, t } from "./i18n.js";
 import * as placement from "./placement.js";
 import { BALL_IDS, POCKET_IDS, dist } from "./table.js";
 import { ballChip, el, fmtClock, fmtPoints } from "./ui.js";
@@ -51,6 +52,10 @@ function showMessage(text, kind = "error") {
 
 function showError(error) {
   console.error(error);
+  if (error instanceof ClubError) {
+    showMessage(error.said(lang()), "error");
+    return;
+  }
   showMessage(error && error.message ? error.message : String(error), "error");
 }
 
@@ -105,6 +110,7 @@ function enterNew() {
         el("span", {}, `#${m.id} ${m.names.join(" – ")}${m.event ? ` · ${m.event}` : ""}`),
         el("a", { class: "button small", href: `#/match/${m.id}/${m.token}` }, t("club.new.open")),
         el("a", { class: "button small", href: `/scoreboard#/match/${m.id}`, target: "_blank", rel: "noopener" }, t("club.new.watch")),
+        el("a", { class: "button small", href: `#/created/${m.id}`, "data-testid": "recent-qr" }, t("club.new.qr")),
       ),
     ),
   );
@@ -121,8 +127,15 @@ async function createMatch(event) {
   const form = $("form-new");
   const names = [form.name1.value.trim(), form.name2.value.trim()];
   const night = form.event.value.trim();
-  const body = { players: names, breaker: Number(form.breaker.value), clock: form.clock.checked ? "wall" : "off" };
+  const body = {
+    players: names,
+    lag_winner: Number(form.lagWinner.value),
+    winner_takes: form.takes.value,
+    clock: form.clock.checked ? "wall" : "off",
+  };
   if (night) body.event = night;
+  const table = form.table.value.trim();
+  if (table) body.table = table;
   const button = $("create");
   button.disabled = true;
   try {
@@ -162,6 +175,20 @@ function enterCreated(id) {
     $("open-event").href = board;
   }
   $("start-marking").href = kept.marker;
+  $("scoresheet-link").href = `/club/scoresheet#/match/${id}`;
+  // the marker's link as a QR code, made by the server with its address on the club's network
+  const box = $("marker-qr");
+  box.replaceChildren();
+  fetch(`/api/club/matches/${id}/marker-qr`, { headers: { "X-Kaisa-Token": kept.token } })
+    .then(async (response) => {
+      if (!response.ok) return;
+      const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
+      svg.setAttribute("data-testid", "marker-qr-svg");
+      svg.setAttribute("role", "img");
+      box.replaceChildren(svg);
+      $("marker-qr-url").textContent = response.headers.get("x-marker-url") || "";
+    })
+    .catch(() => {});
 }
 
 // --- the stroke entry -----------------------------------------------------------------------------------------
@@ -276,6 +303,15 @@ class MatchPage {
     this.checkTimer = null;
     this.tokenProblem = null;
     this.own = []; // views this page was answered in the last seconds: {json, at}
+    this.skew = 0; // this device's clock minus the server's (ms), from the Date header
+    this.confirmUndo = false;
+    this.queue = token
+      ? new EntryQueue(id, token, {
+          onChange: () => this.alive() && this.renderQueue(),
+          onLate: (item, answer) => this.late(item, answer),
+          onRefused: (item, error) => this.alive() && showMessage(`${item.label}: ${error.said(lang())}`, "error"),
+        })
+      : null;
   }
 
   alive() {
@@ -288,19 +324,18 @@ class MatchPage {
     showScreen("match");
     this.buildPickers();
     let view;
-    let times;
     try {
-      [view, times] = await Promise.all([api.match(this.id), changeTimes().catch(() => new Map())]);
+      view = await this.fetchView();
     } catch (error) {
       showError(error);
       $("board").replaceChildren(el("p", { class: "hint" }, t("sb.notFound", { id: this.id })));
       return;
     }
     if (!this.alive()) return;
-    this.since = times.get(this.id) ?? Date.now();
     this.view = view;
     this.buildPickers();
-    this.apply(view, { since: this.since });
+    this.apply(view);
+    if (this.queue) this.queue.flush();
     await Promise.all([this.checkToken(), this.loadActions(), this.loadEvent()]);
     if (!this.alive()) return;
     this.lastFromActions();
@@ -310,6 +345,42 @@ class MatchPage {
 
   leave() {
     if (this.stream) this.stream.close();
+    if (this.queue) this.queue.close();
+  }
+
+  /** The club view of the match (with its table, a break running and the clock's start). */
+  async fetchView() {
+    const response = await fetch(`/api/club/matches/${this.id}`);
+    if (!response.ok) throw new ClubError(response.status, await response.json().catch(() => null));
+    this.noteDate(response.headers.get("date"));
+    return response.json();
+  }
+
+  noteDate(date) {
+    const server = Date.parse(date || "");
+    if (Number.isFinite(server)) {
+      this.skew = Date.now() - server;
+      setSkew(this.skew);
+    }
+  }
+
+  /** Send an entry through the queue (its key made here): the answer, or a QueuedError when it must wait. */
+  async send(kind, path, body, label, method = "POST") {
+    const { data, date } = await this.queue.add(kind, method, `/api/club/matches/${this.id}${path}`, body, label);
+    this.noteDate(date);
+    return data;
+  }
+
+  /** An entry that had to wait was confirmed: show the match as it is now. */
+  async late(item, answer) {
+    if (!this.alive()) return;
+    this.noteDate(answer.date);
+    const data = answer.data;
+    if (data && data.match && data.outcome) this.played(data);
+    else if (data && data.id !== undefined) this.apply(data, { own: true });
+    await this.loadActions();
+    this.lastFromActions();
+    this.render();
   }
 
   async checkToken() {
@@ -380,12 +451,12 @@ class MatchPage {
 
   /** A new view of the match (an answer, or the stream). A changed match restarts the live clock; a new turn
    * starts a fresh entry. */
-  apply(view, { since = null, own = false } = {}) {
+  apply(view, { own = false } = {}) {
     if (own) this.own.push({ json: JSON.stringify(view), at: Date.now() });
-    const changed = !this.view || JSON.stringify(this.view) !== JSON.stringify(view);
     this.view = view;
-    if (since !== null) this.since = since;
-    else if (changed) this.since = Date.now();
+    // the clock counts from the last entry other than a break (a break extends the limit instead)
+    const start = Date.parse(view.clock_since || view.updated_at || "");
+    this.since = Number.isFinite(start) ? start + this.skew : Date.now();
     const key = `${view.actions}:${view.phase}:${view.shooter}:${view.from_hand}`;
     if (key !== this.ctxKey) {
       this.ctxKey = key;
@@ -403,7 +474,7 @@ class MatchPage {
     const now = Date.now();
     this.own = this.own.filter((o) => now - o.at < 5000);
     if (this.own.some((o) => o.json === json)) return;
-    if (this.view && view.actions !== this.view.actions) showMessage(t("club.elsewhere"), "info");
+    if (this.view && view.actions !== this.view.actions && !(this.queue && this.queue.open.length)) showMessage(t("club.elsewhere"), "info");
     this.apply(view);
     await this.loadActions();
     this.lastFromActions();
@@ -479,7 +550,7 @@ class MatchPage {
     if (c.fromHand) marks.place = e.place;
     if (e.wrongBall) marks.struck = otherWhite(c.shooter);
     if (e.talonmies !== "") marks.talonmies_angle = Number(e.talonmies);
-    if (e.handFault.trim()) marks.hand_fault = e.handFault.trim();
+    if (e.handFault) marks.hand_fault = e.handFault;
     return marks;
   }
 
@@ -725,7 +796,14 @@ class MatchPage {
     try {
       await work();
     } catch (error) {
-      showError(error);
+      if (error instanceof QueuedError) {
+        // kept on this phone and sent when the connection returns: the form is free for the next stroke
+        showMessage(t("club.queue.offline"), "info");
+        this.editing = null;
+        this.entry = newEntry();
+      } else {
+        showError(error);
+      }
     } finally {
       this.busy = false;
       $("sending").hidden = true;
@@ -740,7 +818,15 @@ class MatchPage {
       who: ruling ? whoOf(answer.match, ruling.shooter) : null,
       call: answer.action.kind === "marked" ? answer.action.call : undefined,
     };
-    this.apply(answer.match, { since: Date.now(), own: true });
+    this.apply(answer.match, { own: true });
+  }
+
+  /** After a confirmation: the ruling and where the balls go back, in view (on a phone they are above the
+   * entry form, so the page scrolls to them). */
+  showRuling() {
+    const box = $("ruling");
+    if (!box || !box.childElementCount) return;
+    box.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   submit() {
@@ -754,22 +840,25 @@ class MatchPage {
     if (this.editing) {
       const { index, n } = this.editing;
       return this.run(async () => {
-        const view = await this.api.correct(this.id, index, call, marks);
+        const view = await this.send("correct", `/strokes/${index}`, { call, marks }, t("club.undo.stroke", { n }), "PUT");
         this.editing = null;
         this.entry = newEntry();
         this.ctxKey = null;
-        this.apply(view, { since: Date.now(), own: true });
+        this.apply(view, { own: true });
         await this.loadActions();
         this.lastFromActions();
         showMessage(t("club.corrected", { n }), "info");
       });
     }
+    const n = this.view.strokes + 1;
     return this.run(async () => {
-      const answer = await this.api.stroke(this.id, call, marks);
+      const answer = await this.send("stroke", "/strokes", { call, marks }, t("club.undo.stroke", { n }));
       clearMessage();
       this.played(answer);
       await this.loadActions();
       this.afterOver();
+      this.render();
+      this.showRuling();
     });
   }
 
@@ -784,24 +873,33 @@ class MatchPage {
     }
     const point = this.w2;
     return this.run(async () => {
-      this.played(await this.api.placeW2(this.id, point));
+      this.played(await this.send("place-w2", "/place-w2", { point }, t("club.strokes.placeW2")));
       await this.loadActions();
     });
   }
 
   lagWon(winner) {
     return this.run(async () => {
-      this.played(await this.api.lagWon(this.id, winner));
+      this.played(await this.send("lag", "/lag", { winner }, t("club.lag.title")));
       await this.loadActions();
     });
   }
 
+  /** Undo asks first: the marker confirms which entry is taken back. */
+  askUndo() {
+    this.confirmUndo = true;
+    this.renderUndo();
+    $("undo-confirm").scrollIntoView({ block: "nearest" });
+  }
+
   undo() {
+    this.confirmUndo = false;
+    this.renderUndo();
     return this.run(async () => {
-      const view = await this.api.undo(this.id);
+      const view = await this.send("undo", "/undo", undefined, t("club.undo"));
       this.editing = null;
       this.ctxKey = null;
-      this.apply(view, { since: Date.now(), own: true });
+      this.apply(view, { own: true });
       await this.loadActions();
       this.lastFromActions();
       showMessage(t("club.undone"), "info");
@@ -810,7 +908,7 @@ class MatchPage {
 
   forfeit(ball) {
     return this.run(async () => {
-      this.played(await this.api.forfeit(this.id, ball));
+      this.played(await this.send("forfeit", "/forfeit", { cue_ball: ball }, t("club.strokes.forfeit")));
       this.entry.forfeit = null;
       await this.loadActions();
       this.afterOver();
@@ -824,6 +922,12 @@ class MatchPage {
     }
     this.breakRun = { ball, start: Date.now() };
     this.render();
+    // the scoreboard shows the break while it runs (the break is recorded with its length when it ends)
+    fetch(`/api/club/matches/${this.id}/break-start`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-Kaisa-Token": this.token },
+      body: JSON.stringify({ cue_ball: ball }),
+    }).catch(() => {});
   }
 
   resumeBreak() {
@@ -831,7 +935,7 @@ class MatchPage {
     if (!run) return;
     const seconds = Math.max(1, Math.min(MAX_BREAK, Math.round((Date.now() - run.start) / 1000)));
     return this.run(async () => {
-      const answer = await this.api.takeBreak(this.id, run.ball, seconds);
+      const answer = await this.send("break", "/break", { cue_ball: run.ball, seconds }, t("club.break.of", { name: nameOf(this.view, run.ball) }));
       this.breakRun = null;
       this.played(answer);
       await this.loadActions();
@@ -877,7 +981,56 @@ class MatchPage {
     this.renderRuling();
     this.renderStrokes();
     this.renderExports();
+    this.renderQueue();
+    this.renderUndo();
     this.tick();
+  }
+
+  /** The entries on this phone not yet confirmed (and those confirmed a moment ago), each with its state. */
+  renderQueue() {
+    const panel = $("queue");
+    if (!panel || !this.queue) return;
+    const items = this.queue.items;
+    panel.hidden = items.length === 0;
+    $("queue-offline").hidden = !this.queue.offline;
+    $("queue-list").replaceChildren(
+      ...items.map((item) =>
+        el(
+          "li",
+          { class: `queue-item ${item.state}`, "data-testid": "queue-item", dataset: { state: item.state, kind: item.kind } },
+          el("span", { class: "queue-label" }, item.label),
+          el(
+            "span",
+            { class: "queue-state", "data-testid": "queue-state" },
+            item.state === "failed"
+              ? t("club.queue.failed", { detail: (item.error && (item.error[lang()] || item.error.detail)) || "" })
+              : t(`club.queue.${item.state === "sending" ? "sending" : item.state}`),
+          ),
+          item.state === "failed"
+            ? el("button", { type: "button", class: "small", "data-testid": "queue-drop", onclick: () => this.queue.remove(item.key) }, t("club.queue.drop"))
+            : null,
+        ),
+      ),
+    );
+    $("queue-retry").hidden = !this.queue.offline;
+  }
+
+  renderUndo() {
+    const bar = $("undo-confirm");
+    if (!bar) return;
+    bar.hidden = !this.confirmUndo;
+    if (!this.confirmUndo) return;
+    const last = this.actions[this.actions.length - 1];
+    let what = t("club.undo");
+    if (last && last.action.kind === "marked") {
+      const n = this.actions.filter((a) => a.action.kind === "marked").length;
+      what = `${t("club.undo.stroke", { n })}: ${nameOf(this.view, last.outcome.ruling ? last.outcome.ruling.shooter : last.action.entry.cue_ball)}, ${last.action.call || t("ruling.noCall")}`;
+    } else if (last && last.action.kind === "place-w2") {
+      what = t("club.strokes.placeW2");
+    } else if (last && last.action.kind === "break") {
+      what = t("club.strokes.break", { who: nameOf(this.view, last.action.cue_ball), s: Math.round(last.action.seconds) });
+    }
+    $("undo-question").textContent = t("club.undo.confirm", { what });
   }
 
   renderTokenBanner() {
@@ -1026,7 +1179,7 @@ class MatchPage {
     by.disabled = !e.lateBall;
     $("late-only").hidden = !e.lateBall;
     if (document.activeElement !== $("talonmies")) $("talonmies").value = e.talonmies;
-    if (document.activeElement !== $("hand-fault")) $("hand-fault").value = e.handFault;
+    $("hand-fault").value = e.handFault || "";
     $("forfeit-row").replaceChildren(
       ...v.players.map((p, i) =>
         p.cue_ball
@@ -1269,7 +1422,7 @@ function onKey(event) {
   } else if (key === "Escape") {
     page.clearEntry();
   } else if (key === "U") {
-    page.undo();
+    page.askUndo();
   } else if (key === "?") {
     $("keys").open = !$("keys").open;
   } else if (key === "0") {
@@ -1358,7 +1511,7 @@ function wire() {
   $("place-confirm").addEventListener("click", () => page() && page().confirmW2());
   $("lag-0").addEventListener("click", () => page() && page().lagWon(0));
   $("lag-1").addEventListener("click", () => page() && page().lagWon(1));
-  $("undo-last").addEventListener("click", () => page() && page().undo());
+  $("undo-last").addEventListener("click", () => page() && page().askUndo());
   $("break-resume").addEventListener("click", () => page() && page().resumeBreak());
   $("forfeit-confirm").addEventListener("click", () => page() && page().entry.forfeit && page().forfeit(page().entry.forfeit));
   const checks = { touched: "touched", jump: "jump", "wrong-ball": "wrongBall", restored: "restored", mankeli: "mankeli", "frozen-haaki": "frozenHaaki", "konsti-cushion": "konstiCushion", "konsti-pair": "konstiPair" };
@@ -1377,7 +1530,14 @@ function wire() {
   });
   $("late-by").addEventListener("change", (event) => page() && (page().entry.lateBy = event.target.value));
   $("talonmies").addEventListener("input", (event) => page() && (page().entry.talonmies = event.target.value));
-  $("hand-fault").addEventListener("input", (event) => page() && (page().entry.handFault = event.target.value));
+  $("hand-fault").addEventListener("change", (event) => page() && (page().entry.handFault = event.target.value));
+  $("undo-yes").addEventListener("click", () => page() && page().undo());
+  $("undo-no").addEventListener("click", () => {
+    if (!page()) return;
+    page().confirmUndo = false;
+    page().renderUndo();
+  });
+  $("queue-retry").addEventListener("click", () => page() && page().queue && page().queue.retryNow());
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", route);
   setInterval(() => club.page && club.page.tick(), 1000);

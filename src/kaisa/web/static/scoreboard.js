@@ -3,7 +3,7 @@
 // ticking and the last ruling's headline. Read-only: nothing here changes a match, and no token is needed.
 
 import { exportsOf } from "./api.js";
-import { $, changeTimes, headline, liveBadge, renderBoard, renderClock, watch } from "./club-common.js";
+import { $, headline, liveBadge, renderBoard, renderClock, setSkew, tableTitle, watch } from "./club-common.js";
 import { applyLabels, onLangChange, setLang, t } from "./i18n.js";
 import { el } from "./ui.js";
 
@@ -11,8 +11,7 @@ const sb = {
   route: null, // {kind: "match"|"event", key}
   order: [], // match ids in the order the server gave them
   views: new Map(), // id -> MatchView
-  since: new Map(), // id -> Date.now() when the match last changed
-  times: new Map(), // id -> last change from /api/matches, for the first view
+  since: new Map(), // id -> Date.now() when the clock last started counting (the last entry other than a break)
   stream: null,
   state: "connecting",
 };
@@ -32,12 +31,27 @@ function update(tables) {
   for (const view of tables) {
     const old = sb.views.get(view.id);
     if (!old || JSON.stringify(old) !== JSON.stringify(view)) {
-      sb.since.set(view.id, old ? Date.now() : (sb.times.get(view.id) ?? Date.now()));
+      sb.since.set(view.id, clockStart(view));
       sb.views.set(view.id, view);
     }
   }
   document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
   render();
+}
+
+let skew = 0; // this device's clock minus the server's (ms), from the Date header
+
+function clockStart(view) {
+  const start = Date.parse(view.clock_since || view.updated_at || "");
+  return Number.isFinite(start) ? start + skew : Date.now();
+}
+
+function noteDate(response) {
+  const server = Date.parse(response.headers.get("date") || "");
+  if (Number.isFinite(server)) {
+    skew = Date.now() - server;
+    setSkew(skew);
+  }
 }
 
 function render() {
@@ -54,7 +68,7 @@ function render() {
       return el(
         "section",
         { class: "sb-table", "data-testid": "sb-table", dataset: { matchId: id, phase: view.phase } },
-        el("h2", {}, `${t("sb.table", { id })} · ${view.players.map((p) => p.name).join(" – ")}`),
+        el("h2", { "data-testid": "sb-table-title" }, `${tableTitle(view)} · ${view.players.map((p) => p.name).join(" – ")}`),
         board,
         el("div", { class: "sb-headline", "data-testid": "sb-headline" }, line),
       );
@@ -110,21 +124,24 @@ async function route() {
   $("sb-view").hidden = sb.route === null;
   if (sb.route) {
     const { kind, key } = sb.route;
-    $("sb-heading").textContent = kind === "event" ? key : t("sb.table", { id: key });
+    $("sb-heading").textContent = kind === "event" ? key : t("sb.matchNo", { id: key });
     document.title = `Kaisa · ${kind === "event" ? key : key}`;
-    sb.times = await changeTimes().catch(() => new Map());
     if (kind === "match") {
-      const found = await fetch(`/api/matches/${key}`);
+      const found = await fetch(`/api/club/matches/${key}`);
       if (!found.ok) {
         showMessage(t("sb.notFound", { id: key }));
         document.body.dataset.ready = "true";
         return;
       }
+      noteDate(found);
       update([await found.json()]);
       sb.stream = watch(`/api/club/matches/${key}/stream`, (view) => update([view]), onState);
     } else {
       const found = await fetch(`/api/club/events/${encodeURIComponent(key)}`);
-      if (found.ok) update((await found.json()).tables);
+      if (found.ok) {
+        noteDate(found);
+        update((await found.json()).tables);
+      }
       sb.stream = watch(`/api/club/events/${encodeURIComponent(key)}/stream`, (data) => update(data.tables), onState);
     }
   }
@@ -135,7 +152,7 @@ function main() {
   applyLabels(document);
   for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
   onLangChange(() => {
-    if (sb.route && sb.route.kind === "match") $("sb-heading").textContent = t("sb.table", { id: sb.route.key });
+    if (sb.route && sb.route.kind === "match") $("sb-heading").textContent = t("sb.matchNo", { id: sb.route.key });
     render();
   });
   $("sb-form").addEventListener("submit", (event) => {

@@ -1,0 +1,99 @@
+// The scoresheet (pöytäkirja) of a club match, to print and sign: players, table, date, each inning's points
+// with the running score, the strokes of the inning as the marker numbered them, fouls with their clauses,
+// runs, innings, the result and signature lines. The PDF button gets the same from the server as A4.
+
+import "./club-strings.js";
+import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
+import { el } from "./ui.js";
+
+const state = { sheet: null, id: null };
+
+function strokes(numbers) {
+  if (!numbers.length) return "";
+  return numbers.length === 1 ? String(numbers[0]) : `${numbers[0]}–${numbers[numbers.length - 1]}`;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function render() {
+  const s = state.sheet;
+  const box = document.getElementById("sheet");
+  if (!s) return;
+  const names = s.players.map((p) => `${p.name} (${p.cue_ball || "–"})`);
+  document.getElementById("pdf").href = `/api/club/matches/${s.id}/scoresheet.pdf?lang=${lang()}`;
+  const facts = [`${t("ss.date")}: ${s.date.split("-").reverse().join(".")}`];
+  if (s.table_label) facts.push(`${t("ss.table")}: ${s.table_label}`);
+  if (s.event) facts.push(`${t("ss.event")}: ${s.event}`);
+  const rows = s.innings.map((i) =>
+    el(
+      "tr",
+      { "data-testid": "ss-inning" },
+      el("td", { class: "num" }, String(i.number)),
+      el("td", { class: "num" }, strokes(i.strokes)),
+      ...[0, 1].map((seat) => el("td", { class: "num" }, i.player === seat ? `${signed(i.points)} → ${i.score}` : "")),
+      el("td", { class: "fouls" }, i.fouls.map((f) => `§ ${f.clause} (${signed(f.points)}) ${f[lang()] || f.en}`).join("; ")),
+    ),
+  );
+  const result = s.result;
+  let resultText = t("ss.unfinished");
+  if (result) {
+    const winner = s.players.find((p) => p.cue_ball === result.winner);
+    const scores = s.players.map((p) => (result.recorded || result.scores)[p.cue_ball]).join(" – ");
+    resultText = `${t("ss.result")}: ${scores} · ${t("ss.winner", { name: winner ? winner.name : result.winner })}`;
+  }
+  const breaks = Object.entries(s.breaks || {});
+  box.replaceChildren(
+    el("h1", { "data-testid": "ss-title" }, `${t("ss.title")} · ${t("ss.match", { id: s.id })}`),
+    el("p", { class: "facts", "data-testid": "ss-facts" }, ...facts.map((f) => el("span", {}, f))),
+    el("p", { class: "players" }, `1: ${names[0]} · 2: ${names[1]}`),
+    el(
+      "div",
+      { class: "table-wrap" },
+      el(
+        "table",
+        { "data-testid": "ss-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, t("ss.inning")), el("th", {}, t("ss.strokes")), el("th", {}, names[0]), el("th", {}, names[1]), el("th", {}, t("ss.fouls")))),
+        el("tbody", {}, ...rows),
+      ),
+    ),
+    el(
+      "div",
+      { class: "totals", "data-testid": "ss-totals" },
+      ...[0, 1].map((seat) =>
+        el("div", {}, `${names[seat]}: ${t("ss.innings")} ${s.inning_counts[seat]} · ${t("ss.runs")} ${s.runs[seat]} · ${t("ss.foulCount")} ${s.fouls[seat]}`),
+      ),
+      breaks.length ? el("div", {}, `${t("ss.breaks")}: ${breaks.map(([b, sec]) => `${b} ${Math.round(sec)} s`).join(", ")}`) : null,
+    ),
+    el("p", { class: "result", "data-testid": "ss-result" }, resultText),
+    el(
+      "div",
+      { class: "signatures" },
+      el("div", {}, t("ss.sign.marker")),
+      ...s.players.map((p) => el("div", {}, t("ss.sign.player", { name: p.name }))),
+    ),
+  );
+  document.title = `Kaisa · ${t("ss.title")} ${s.id}`;
+}
+
+async function load() {
+  const m = (location.hash || "").match(/^#\/match\/(\d+)$/);
+  if (!m) return;
+  state.id = Number(m[1]);
+  const response = await fetch(`/api/club/matches/${state.id}/scoresheet`);
+  if (response.ok) {
+    state.sheet = await response.json();
+    render();
+  } else {
+    document.getElementById("sheet").textContent = t("sb.notFound", { id: state.id });
+  }
+  document.body.dataset.ready = "true";
+}
+
+applyLabels(document);
+for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
+document.getElementById("print").addEventListener("click", () => window.print());
+onLangChange(render);
+window.addEventListener("hashchange", load);
+load();
