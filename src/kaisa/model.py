@@ -52,15 +52,36 @@ def parse_ball(value: object) -> BallId:
         raise InvalidPositionError(f"unknown ball id {value!r}: the balls are {valid}") from None
 
 
+def finite_number(value: object) -> float | None:
+    """``value`` as a float when it is a number (never a bool) that a float holds finitely, else None.
+
+    ``math.isfinite`` on a whole number too large for a float raises OverflowError, so every reader of a number
+    from JSON, the notation or a form goes through here instead."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def shown_value(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about a value that may be huge."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int with more digits than Python converts to text
+        return f"<a number of about {value.bit_length() * 3 // 10} digits>" if isinstance(value, int) else "<value>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _finite_point(value: object, what: str, error: type[Exception]) -> Point:
     if not (isinstance(value, (list, tuple)) and len(value) == 2):
-        raise error(f"{what} must be a pair [x, y] of numbers in metres, got {value!r}")
-    x, y = value
-    if isinstance(x, bool) or isinstance(y, bool) or not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
-        raise error(f"{what} must be a pair [x, y] of numbers in metres, got {value!r}")
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise error(f"{what} must be finite, got {value!r}")
-    return (float(x), float(y))
+        raise error(f"{what} must be a pair [x, y] of numbers in metres, got {shown_value(value)}")
+    x, y = (finite_number(v) for v in value)
+    if x is None or y is None:
+        raise error(f"{what} must be a pair [x, y] of finite numbers in metres, got {shown_value(value)}")
+    return (x, y)
 
 
 class Position(Mapping[BallId, Point]):
@@ -171,11 +192,10 @@ class Stroke:
             raise InvalidStrokeError(f"the cue ball must be W1 or W2, got {self.ball.value}")
         for name in ("speed", "direction", "elevation", "side", "follow"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise InvalidStrokeError(f"stroke {name} must be a number, got {value!r}")
-            if not math.isfinite(value):
-                raise InvalidStrokeError(f"stroke {name} must be a finite number, got {value}")
-            object.__setattr__(self, name, float(value))
+            number = finite_number(value)
+            if number is None:
+                raise InvalidStrokeError(f"stroke {name} must be a finite number, got {shown_value(value)}")
+            object.__setattr__(self, name, number)
         if not MIN_SPEED <= self.speed <= MAX_SPEED:
             raise InvalidStrokeError(
                 f"stroke speed {self.speed} m/s is out of range: allowed is {MIN_SPEED} to {MAX_SPEED} m/s"
@@ -346,9 +366,9 @@ def event_from_json(data: object, index: int = 0) -> Event:
     kind = data.get("type")
     if kind not in EVENT_TYPES:
         raise FormatError(f"{where} has type {kind!r}; allowed are {', '.join(EVENT_TYPES)}")
-    t = data.get("t")
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < 0:
-        raise FormatError(f"{where} needs a time t in seconds (a number >= 0), got {t!r}")
+    t = finite_number(data.get("t"))
+    if t is None or t < 0:
+        raise FormatError(f"{where} needs a time t in seconds (a number >= 0), got {shown_value(data.get('t'))}")
     try:
         ball = BallId(str(data.get("ball")))
         raw_positions = data.get("positions", {})
@@ -358,18 +378,18 @@ def event_from_json(data: object, index: int = 0) -> Event:
             BallId(str(b)): _finite_point(p, f"{where} position", FormatError) for b, p in raw_positions.items()
         }
         if kind == "strike":
-            return StrikeEvent(float(t), ball, positions)
+            return StrikeEvent(t, ball, positions)
         if kind == "ball":
-            return BallContactEvent(float(t), ball, BallId(str(data.get("other"))), positions)
+            return BallContactEvent(t, ball, BallId(str(data.get("other"))), positions)
         if kind == "rail":
-            return RailEvent(float(t), ball, RailId(str(data.get("rail"))), positions)
+            return RailEvent(t, ball, RailId(str(data.get("rail"))), positions)
         if kind == "jaw":
             pocket = PocketId(str(data.get("pocket")))
             side = data.get("side")
-            return JawEvent(float(t), ball, pocket, None if side is None else RailId(str(side)), positions)
+            return JawEvent(t, ball, pocket, None if side is None else RailId(str(side)), positions)
         if kind == "pocket":
-            return PocketEvent(float(t), ball, PocketId(str(data.get("pocket"))), positions)
-        return OffTableEvent(float(t), ball, positions)
+            return PocketEvent(t, ball, PocketId(str(data.get("pocket"))), positions)
+        return OffTableEvent(t, ball, positions)
     except (ValueError, AttributeError) as exc:
         raise FormatError(f"{where} ({kind}) is malformed: {exc}") from None
 
@@ -388,6 +408,30 @@ class Trajectories:
             "t": list(self.times),
             "balls": {b.value: [None if p is None else [p[0], p[1]] for p in ps] for b, ps in self.balls.items()},
         }
+
+    @classmethod
+    def from_json(cls, data: object) -> Trajectories:
+        if not isinstance(data, dict) or not isinstance(data.get("t"), list) or not isinstance(data.get("balls"), dict):
+            raise FormatError(
+                'trajectories are an object {"rate": hz, "t": [...], "balls": {"W1": [[x, y] | null, ...]}}'
+            )
+        rate = finite_number(data.get("rate"))
+        if rate is None or rate <= 0:
+            raise FormatError(f"trajectories need a sampling rate in Hz above 0, got {shown_value(data.get('rate'))}")
+        times = []
+        for t in data["t"]:
+            number = finite_number(t)
+            if number is None:
+                raise FormatError(f"trajectory times are finite numbers, got {shown_value(t)}")
+            times.append(number)
+        balls: dict[BallId, tuple[Point | None, ...]] = {}
+        for key, samples in data["balls"].items():
+            if not isinstance(samples, list) or len(samples) != len(times):
+                raise FormatError(f"the trajectory of {shown_value(key)} needs one sample per time ({len(times)})")
+            balls[parse_ball(key)] = tuple(
+                None if p is None else _finite_point(p, "a trajectory sample", FormatError) for p in samples
+            )
+        return cls(rate, tuple(times), balls)
 
 
 @dataclass(frozen=True)
@@ -417,6 +461,27 @@ class ShotRecord:
         if self.trajectories is not None:
             out["trajectories"] = self.trajectories.to_json()
         return out
+
+    @classmethod
+    def from_json(cls, data: object) -> ShotRecord:
+        """Read what :meth:`to_json` wrote (``kaisa simulate --json``, a stored outcome's records)."""
+        if not isinstance(data, dict):
+            raise FormatError('a shot record is an object {"stroke", "start", "events", "final", "duration"}')
+        missing = [k for k in ("stroke", "start", "events", "final", "duration") if k not in data]
+        if missing:
+            raise FormatError(f"a shot record is missing {', '.join(missing)}")
+        duration = finite_number(data["duration"])
+        if duration is None or duration < 0:
+            raise FormatError(f"a shot's duration is a number of seconds >= 0, got {shown_value(data['duration'])}")
+        trajectories = data.get("trajectories")
+        return cls(
+            position=Position.from_json(data["start"]),
+            stroke=Stroke.from_json(data["stroke"]),
+            events=events_from_json(data["events"]),
+            final=Position.from_json(data["final"]),
+            duration=duration,
+            trajectories=None if trajectories is None else Trajectories.from_json(trajectories),
+        )
 
 
 def events_from_json(data: object) -> tuple[Event, ...]:

@@ -21,8 +21,14 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-bench_app = typer.Typer(help="Benchmarks that print speed ratios against a baseline measured side by side.")
+bench_app = typer.Typer(
+    help="Benchmarks that print speed ratios against a baseline measured side by side; without a name, all the "
+    "speed figures in one run.",
+    invoke_without_command=True,
+)
 app.add_typer(bench_app, name="bench")
+app.add_typer(records.matches_app, name="matches")
+bench_app.callback()(bench.bench_all)
 
 
 @app.callback(invoke_without_command=True)

@@ -1,38 +1,54 @@
-"""``kaisa replay`` and ``kaisa stats``: match records and the statistics kept over them."""
+"""``kaisa replay``, ``kaisa stats`` and ``kaisa matches``: match records, the statistics kept over them, and the
+stored matches (list, show, export to the notation, delete)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kaisa.cli.common import console, ensure_physics_ready, err_console, fail
-from kaisa.cli.render import print_scoresheet, print_stats
+from kaisa.cli.common import console, ensure_physics_ready, err_console, fail, progress, read_text
+from kaisa.cli.render import print_match_list, print_scoresheet, print_stats
 from kaisa.errors import KaisaError
+
+if TYPE_CHECKING:
+    from kaisa.records.storage import Store
+
+DB_HELP = "Database URL or SQLite file (default: $KAISA_DB, else SQLite in the user data dir)."
+
+
+def _open(db: str | None) -> Store:
+    from kaisa.records.storage import open_store
+
+    try:
+        return open_store(db)
+    except KaisaError as exc:
+        fail(str(exc))
 
 
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A match record in the match notation.")],
     store_it: Annotated[
-        bool, typer.Option("--store", help="After verifying it, store the match in the database.")
+        bool,
+        typer.Option("--store", help="After verifying it, store the match in the database (once: a copy is refused)."),
     ] = False,
-    db: Annotated[
-        str | None, typer.Option("--db", help="Database URL for --store (default: SQLite in the user data dir).")
-    ] = None,
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
 ) -> None:
     """Re-play a match record stroke by stroke and check that every ruling and the result come out the same."""
-    from kaisa.records.notation import replay_record
+    from kaisa.records.notation import parse_record, replay_record
 
+    text = read_text(file, "match record")
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot read {file}: {exc.strerror or exc}")
+        actions = len(parse_record(text).actions)
+    except KaisaError as exc:
+        fail(str(exc))
     ensure_physics_ready()
     try:
-        with err_console.status("re-playing every stroke..."):
-            match = replay_record(text)
+        with progress() as bar:
+            task = bar.add_task("re-playing the record", total=actions)
+            match = replay_record(text, on_action=lambda: bar.advance(task))
     except KaisaError as exc:
         fail(str(exc))
     console.print(
@@ -40,43 +56,54 @@ def replay_command(
     )
     print_scoresheet(match)
     if store_it:
-        from kaisa.records.storage import open_store
+        from kaisa.records.storage import DuplicateMatchError
 
+        store = _open(db)
         try:
-            store = open_store(db)
-            match_id = store.import_match(match)
+            match_id = store.import_match(match, unique=True)
+        except DuplicateMatchError as exc:
+            console.print(f"already stored as match {exc.match_id} in {store.url}: not stored again", markup=False)
+            return
         except KaisaError as exc:
             fail(str(exc))
-        console.print(f"[dim]stored as match {match_id} in {store.url}[/]")
+        console.print(f"stored as match {match_id} in {store.url}", markup=False, style="dim")
 
 
 def stats_command(
-    db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
     record: Annotated[
         list[Path] | None, typer.Option("--record", help="Match record files instead of the database.")
     ] = None,
-    match_id: Annotated[int | None, typer.Option("--match", help="Only this stored match.")] = None,
+    match_id: Annotated[int | None, typer.Option("--match", help="Only this stored match.", min=1)] = None,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Statistics per player: points, innings, runs (sarja), points per inning, called-pot success, fouls."""
-    from kaisa.game import replay
-    from kaisa.records.stats import aggregate, match_stats, record_stats, to_csv, to_json
+    """Statistics per player: wins, points, innings, runs (sarja), points per inning, called-pot success, fouls.
 
-    ensure_physics_ready(quiet=as_csv or as_json)
+    Stored matches are read from their stored rulings (no stroke is simulated again); record files are re-played
+    and checked."""
+    from kaisa.records.stats import MatchStats, aggregate, record_stats, stored_stats, to_csv, to_json
+
+    quiet = as_csv or as_json
+    matches: list[MatchStats] = []
     try:
         if record:
-            matches = [record_stats(path.read_text(encoding="utf-8")) for path in record]
+            texts = [read_text(path, "match record") for path in record]
+            ensure_physics_ready(quiet=quiet)
+            with progress(quiet) as bar:
+                task = bar.add_task("re-playing the records", total=len(texts))
+                for text in texts:
+                    matches.append(record_stats(text))
+                    bar.advance(task)
         else:
-            from kaisa.records.storage import open_store
-
-            store = open_store(db)
+            store = _open(db)
             ids = [match_id] if match_id is not None else [m.id for m in store.list_matches()]
-            matches = []
-            for mid in ids:
-                config, _, actions = store.load(mid)
-                matches.append(match_stats(replay(config, actions), event=f"match {mid}"))
-    except (KaisaError, OSError) as exc:
+            with progress(quiet) as bar:
+                task = bar.add_task("reading the stored rulings", total=len(ids))
+                for stats in stored_stats(store, ids):
+                    matches.append(stats)
+                    bar.advance(task)
+    except KaisaError as exc:
         fail(str(exc))
     totals = aggregate(matches)
     if as_csv:
@@ -86,3 +113,101 @@ def stats_command(
         sys.stdout.write(to_json(totals) + "\n")
         return
     print_stats(totals, len(matches))
+
+
+# --- kaisa matches ---------------------------------------------------------------------------------------
+
+matches_app = typer.Typer(
+    help="The stored matches: list them, show one, export one to the match notation, delete one.",
+    no_args_is_help=True,
+)
+
+
+@matches_app.command("list")
+def matches_list(
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+    status: Annotated[str | None, typer.Option("--status", help="Only matches playing or over.")] = None,
+    player: Annotated[
+        str | None, typer.Option("--player", help="Only matches of a player whose name has this.")
+    ] = None,
+    event: Annotated[str | None, typer.Option("--event", help="Only matches of this event (club night).")] = None,
+    last: Annotated[int | None, typer.Option("--last", help="Only the last N matches.", min=1)] = None,
+) -> None:
+    """List the stored matches, oldest first: id, players, status, score, actions, when."""
+    if status not in (None, "playing", "over"):
+        fail(f"--status is playing or over, not {status!r}")
+    store = _open(db)
+    try:
+        infos = store.list_matches(status=status, event=event)
+    except KaisaError as exc:
+        fail(str(exc))
+    if player is not None:
+        needle = player.casefold()
+        infos = [m for m in infos if any(needle in p.name.casefold() for p in m.players)]
+    if last is not None:
+        infos = infos[-last:]
+    print_match_list(infos, store.url)
+
+
+@matches_app.command("show")
+def matches_show(
+    match_id: Annotated[int, typer.Argument(help="The stored match's id (kaisa matches list).", min=1)],
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+) -> None:
+    """Show one stored match: its players, where it stands and its scoresheet (no stroke is simulated)."""
+    store = _open(db)
+    try:
+        info = store.match_info(match_id)
+        match = store.resume(match_id)
+    except KaisaError as exc:
+        fail(str(exc))
+    print_match_list([info], store.url)
+    print_scoresheet(match)
+    if info.status == "playing":
+        console.print(f"resume with: kaisa match --resume {match_id}", markup=False)
+
+
+@matches_app.command("export")
+def matches_export(
+    match_id: Annotated[int, typer.Argument(help="The stored match's id (kaisa matches list).", min=1)],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the record here (default: print it).")] = None,
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+) -> None:
+    """Export a stored match to the match notation (kaisa replay reads it back)."""
+    from kaisa.records.notation import write_match
+
+    store = _open(db)
+    try:
+        text = write_match(store.resume(match_id))
+    except KaisaError as exc:
+        fail(str(exc))
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+    err_console.print(f"match {match_id} written to {out}", markup=False)
+
+
+@matches_app.command("delete")
+def matches_delete(
+    match_id: Annotated[int, typer.Argument(help="The stored match's id (kaisa matches list).", min=1)],
+    yes: Annotated[bool, typer.Option("--yes", help="Delete without asking.")] = False,
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+) -> None:
+    """Delete a stored match with all its actions (export it first to keep a copy)."""
+    store = _open(db)
+    try:
+        info = store.match_info(match_id)
+    except KaisaError as exc:
+        fail(str(exc))
+    names = " v ".join(p.name for p in info.players)
+    if not yes and not typer.confirm(f"delete match {match_id} ({names}, {info.actions} actions)?", default=False):
+        fail("not deleted")
+    try:
+        store.delete_match(match_id)
+    except KaisaError as exc:
+        fail(str(exc))
+    console.print(f"match {match_id} deleted", markup=False)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich import box
 from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -16,6 +18,7 @@ from kaisa.model import BallId, ShotRecord
 if TYPE_CHECKING:
     from kaisa.players.search import Evaluation
     from kaisa.records.stats import PlayerTotals
+    from kaisa.records.storage import MatchInfo
     from kaisa.table import TableSpec
 
 
@@ -64,10 +67,10 @@ def print_ruling(ruling: Any, lang: str) -> None:
         console.print(f"{labels[3]}: {ruling.winner.value}")
 
 
-def match_view(match: Any, entry: Any = None) -> Group:
+def match_view(match: Any, entry: Any = None, lang: str = "en") -> Group:
     state = match.state
     names = match.config.players
-    table = Table(title=f"Kaisa: {names[0]} v {names[1]}  ({state.phase.value})", title_justify="left")
+    table = Table(title=Text(f"Kaisa: {names[0]} v {names[1]}  ({state.phase.value})"), title_justify="left")
     table.add_column("player")
     table.add_column("ball")
     table.add_column("score", justify="right")
@@ -76,7 +79,7 @@ def match_view(match: Any, entry: Any = None) -> Group:
         ball = state.owners[i] if state.owners else None
         at_table = state.owners is not None and state.game.shooter is ball and state.phase.value in ("play", "shootout")
         table.add_row(
-            ("▶ " if at_table else "  ") + name,
+            Text(("▶ " if at_table else "  ") + name),
             ball.value if ball else "-",
             str(state.game.scores[ball]) if ball else "0",
             str(state.innings[ball]) if ball else "0",
@@ -84,9 +87,26 @@ def match_view(match: Any, entry: Any = None) -> Group:
     ruling = entry.outcome.ruling if entry is not None else None
     line = ""
     if ruling is not None:
-        last = "; ".join(f"{x.clause}: {x.en}" for x in (*ruling.items, *ruling.fouls)) or "no points"
-        line = f"stroke {state.strokes}, run {state.run}: {last}"
-    return Group(table, Text(line, style="dim"))
+        last = "; ".join(f"{x.clause}: {getattr(x, lang)}" for x in (*ruling.items, *ruling.fouls))
+        words = {"fi": ("lyönti", "sarja", "ei pisteitä"), "en": ("stroke", "run", "no points")}[lang]
+        line = f"{words[0]} {state.strokes}, {words[1]} {state.run}: {last or words[2]}"
+    parts: list[Any] = [table, Text(line, style="dim")]
+    if match.config.clock.mode != "off":
+        clock = state.clock
+        left = max(0.0, clock.limit - clock.elapsed)
+        label = {"fi": "kello", "en": "clock"}[lang]
+        final = (
+            "" if clock.final_innings is None else f"; final innings: {' '.join(b.value for b in clock.final_innings)}"
+        )
+        parts.append(
+            Text(f"{label} {_mmss(clock.elapsed)} / {_mmss(clock.limit)} ({_mmss(left)} left){final}", style="cyan")
+        )
+    return Group(*parts)
+
+
+def _mmss(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def print_scoresheet(match: Any) -> None:
@@ -100,11 +120,15 @@ def print_scoresheet(match: Any) -> None:
         if ball is None:
             continue
         recorded = str(result.recorded[ball]) if result else "-"
-        sheet.add_row(name, ball.value, str(state.game.scores[ball]), recorded, str(state.innings[ball]))
+        sheet.add_row(Text(name), ball.value, str(state.game.scores[ball]), recorded, str(state.innings[ball]))
     console.print(sheet)
     if result is not None:
+        winner = escape(match.config.players[state.player_of(result.winner)])
+        console.print(f"winner: [bold]{winner}[/] with {result.winner.value}; {escape(result.reason)}")
         console.print(
-            f"winner: [bold]{match.config.players[state.player_of(result.winner)]}[/] ({result.winner.value}), {result.reason}"
+            "points: the score at the end; recorded: the scoresheet's figure (a winner at 60 or more is written 60,"
+            " rule 3)",
+            style="dim",
         )
 
 
@@ -128,27 +152,46 @@ def print_advice(
 
 
 def print_stats(totals: Sequence[PlayerTotals], matches: int) -> None:
-    table = Table(title=f"Statistics over {matches} match(es)", title_justify="left")
-    columns = (
-        "player",
-        "matches",
-        "points",
-        "innings",
-        "points/inning",
-        "longest run",
-        "2nd run",
-        "pot success",
-        "fouls",
-    )
-    for col in columns:
-        table.add_column(col, justify="left" if col == "player" else "right")
+    """Per-player figures in columns that fit 80 characters: won-lost, points, innings, points per inning
+    (avg), the two longest runs, called-pot success and fouls."""
+    table = Table(title=f"Statistics over {matches} match(es)", title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("player", overflow="fold", max_width=20)
+    for col in ("games", "won", "lost", "points", "inn.", "avg", "runs", "pots", "fouls"):
+        table.add_column(col, justify="right", no_wrap=True)
     for t in totals:
         ppi, success = t.points_per_inning, t.called_pot_success
         table.add_row(
-            t.name, str(t.matches), str(t.points), str(t.innings),
-            "-" if ppi is None else f"{ppi:.2f}", str(t.longest_run), str(t.second_longest_run),
+            Text(t.name), str(t.matches), str(t.wins), str(t.losses), str(t.points), str(t.innings),
+            "-" if ppi is None else f"{ppi:.2f}", f"{t.longest_run}/{t.second_longest_run}",
             "-" if success is None else f"{100 * success:.0f}%", str(t.fouls),
         )  # fmt: skip
+    console.print(table)
+    console.print(
+        Text(
+            "inn. = innings; avg = points per inning; runs = longest/second run (sarja); pots = called pots made",
+            style="dim",
+        )
+    )
+
+
+def print_match_list(infos: Sequence[MatchInfo], url: str) -> None:
+    """Stored matches, one line each, in columns that fit 80 characters."""
+    table = Table(title=f"Stored matches in {url}", title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("id", justify="right", no_wrap=True)
+    table.add_column("players", overflow="fold", max_width=30)
+    table.add_column("status", no_wrap=True)
+    table.add_column("result", no_wrap=True)
+    table.add_column("acts", justify="right", no_wrap=True)
+    table.add_column("updated (UTC)", no_wrap=True)
+    for m in infos:
+        players = Text(f"{m.players[0].name} ({m.players[0].kind}) v {m.players[1].name} ({m.players[1].kind})")
+        result = "-"
+        if m.result is not None:
+            result = f"{m.result.winner.value} {m.result.recorded[BallId.W1]}-{m.result.recorded[BallId.W2]}"
+        table.add_row(str(m.id), players, m.status, result, str(m.actions), m.updated_at.strftime("%Y-%m-%d %H:%M"))
+    if not infos:
+        console.print(Text(f"no stored matches in {url}"))
+        return
     console.print(table)
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kaisa.errors import InvalidStrokeError, KaisaError
+from kaisa.errors import FormatError, InvalidStrokeError, KaisaError
 from kaisa.game.chance import StrokeNoise, chance_rng
 from kaisa.game.state import (
     CUE_BALLS,
@@ -45,7 +45,7 @@ from kaisa.game.state import (
     action_to_json,
 )
 from kaisa.layouts import starting_position
-from kaisa.model import BallId, Position, ShotRecord, Stroke
+from kaisa.model import BallId, Position, ShotRecord, Stroke, finite_number, shown_value
 from kaisa.referee import GameState, RuleOptions, Ruling, StrokeLog, judge, observe, opponent_of
 from kaisa.referee.opening import (
     IllegalPlacementError,
@@ -98,15 +98,19 @@ class MatchConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        for name in self.players:
+            if not isinstance(name, str) or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+                raise FormatError(f"a player's name is text without control characters (NUL, newline), not {name!r}")
         for scale in self.noise:
-            if isinstance(scale, bool) or not (math.isfinite(scale) and 0 <= scale <= 100):
-                raise ValueError(f"a seat's execution noise is a number from 0 to 100, not {scale!r}")
+            number = finite_number(scale)
+            if number is None or not 0 <= number <= 100:
+                raise ValueError(f"a seat's execution noise is a number from 0 to 100, not {shown_value(scale)}")
         if (
             isinstance(self.seed, bool)
             or not isinstance(self.seed, int)
             or not SEED_RANGE[0] <= self.seed <= SEED_RANGE[1]
         ):
-            raise ValueError(f"a match's seed is a 64-bit whole number, not {self.seed!r}")
+            raise ValueError(f"a match's seed is a 64-bit whole number, not {shown_value(self.seed)}")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -118,16 +122,36 @@ class MatchConfig:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MatchConfig:
-        clock = data.get("clock", {})
-        noise = data.get("noise", (0.0, 0.0))
-        return cls(
-            players=(str(data["players"][0]), str(data["players"][1])),
-            clock=ClockConfig(str(clock.get("mode", "off")), float(clock.get("seconds_per_stroke", 30.0))),
-            options=RuleOptions.from_json(data.get("options", {})),
-            noise=(float(noise[0]), float(noise[1])),
-            seed=int(data.get("seed", 0)),
-        )
+    def from_json(cls, data: object) -> MatchConfig:
+        """Read what :meth:`to_json` wrote, strictly: names are texts, numbers are finite numbers (no bools)."""
+        if not isinstance(data, dict):
+            raise FormatError("a match configuration is an object with players, clock, options, noise and seed")
+        players, clock, noise = data.get("players"), data.get("clock", {}), data.get("noise", [0.0, 0.0])
+        if not (isinstance(players, list | tuple) and len(players) == 2 and all(isinstance(p, str) for p in players)):
+            raise FormatError("a match configuration names two players")
+        if not isinstance(clock, dict) or not isinstance(clock.get("mode", "off"), str):
+            raise FormatError('a clock is an object {"mode": "off" | "sim" | "wall", "seconds_per_stroke": s}')
+        per_stroke = finite_number(clock.get("seconds_per_stroke", 30.0))
+        if per_stroke is None or not 0 <= per_stroke <= 3600:
+            raise FormatError("a clock's seconds_per_stroke is a number from 0 to 3600")
+        if not (isinstance(noise, list | tuple) and len(noise) == 2):
+            raise FormatError("a match's noise is one number per seat, [p1, p2]")
+        scales = (finite_number(noise[0]), finite_number(noise[1]))
+        if scales[0] is None or scales[1] is None:
+            raise FormatError("a seat's execution noise is a finite number from 0 to 100")
+        seed = data.get("seed", 0)
+        try:
+            return cls(
+                players=(players[0], players[1]),
+                clock=ClockConfig(clock.get("mode", "off"), per_stroke),
+                options=RuleOptions.from_json(data.get("options", {})),
+                noise=(scales[0], scales[1]),
+                seed=seed,
+            )
+        except ValueError as exc:
+            if isinstance(exc, FormatError):
+                raise
+            raise FormatError(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -144,13 +168,29 @@ class Outcome:
         if self.ruling is not None:
             out["ruling"] = self.ruling.to_json()
         if self.lag is not None:
-            out["lag"] = {
-                "winner": self.lag.winner,
-                "reasons": [[t.en for t in r] for r in self.lag.reasons],
-            }
+            out["lag"] = self.lag.to_json()
         if self.records:
             out["records"] = [r.to_json() for r in self.records]
         return out
+
+    @classmethod
+    def from_json(cls, data: object) -> Outcome:
+        """Read what :meth:`to_json` wrote (a stored outcome: its ruling, lag and records come back typed)."""
+        if not isinstance(data, dict):
+            raise FormatError("an outcome is an object with notes, and a ruling, a lag or records")
+        notes = data.get("notes", [])
+        if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+            raise FormatError("an outcome's notes are a list of texts")
+        records = data.get("records", [])
+        if not isinstance(records, list):
+            raise FormatError("an outcome's records are a list of shot records")
+        ruling, lag = data.get("ruling"), data.get("lag")
+        return cls(
+            records=tuple(ShotRecord.from_json(r) for r in records),
+            ruling=None if ruling is None else Ruling.from_json(ruling),
+            lag=None if lag is None else LagResult.from_json(lag),
+            notes=tuple(notes),
+        )
 
 
 @dataclass(frozen=True)

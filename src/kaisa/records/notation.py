@@ -92,12 +92,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
 from kaisa.call import CallError, format_call, parse_call
-from kaisa.errors import FormatError, KaisaError
+from kaisa.errors import KaisaError
 from kaisa.game import (
     Action,
     Choose,
@@ -112,9 +112,8 @@ from kaisa.game import (
     PlaceW2,
     Shot,
     TakeBreak,
-    replay,
 )
-from kaisa.model import BallId, Stroke
+from kaisa.model import BallId, Stroke, finite_number, shown_value
 from kaisa.referee import MarkerEntry, RuleOptions, Ruling
 from kaisa.table import OFFICIAL, BallSize, Point, TableSpec
 
@@ -485,6 +484,54 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+TABLE_TAG_RANGES: Mapping[str, tuple[float, float]] = {
+    "ball_mass": (0.1, 0.4),
+    "width": (0.5, 3.0),
+    "length": (1.0, 5.0),
+    "corner_mouth": (0.05, 0.15),
+    "middle_mouth": (0.05, 0.15),
+    "cushion_height_ratio": (0.55, 0.75),
+    "jaw_radius": (0.0, 0.03),
+    "facing_angle": (-10.0, 30.0),
+    "capture_depth_ratio": (0.1, 2.0),
+    "head_end_spot_fraction": (0.05, 0.45),
+    "foot_end_spot_fraction": (0.55, 0.95),
+}
+"""The ranges a record's Table tag may set, around the official table: outside them the physics stalls (a
+cushion far above the balls made a replay run for minutes) or refuses (a negative mass)."""
+MAX_TAG_LENGTH = 4000
+"""A Table or Options tag is a small JSON object; longer is not a record."""
+
+
+def _tag_json(text: str) -> Any:
+    """A tag's JSON value, refusing what is not a small, flat document (deep nesting, huge numbers)."""
+    if len(text) > MAX_TAG_LENGTH:
+        raise ValueError(f"the tag is {len(text)} characters long; at most {MAX_TAG_LENGTH}")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("the tag's JSON is nested too deeply") from None
+
+
+def _table_spec(data: object) -> TableSpec:
+    """The table a record's Table tag describes: known fields only, each a number in its range."""
+    if not isinstance(data, dict):
+        raise TypeError("the Table tag is a JSON object of table spec fields")
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name == "ball_size":
+            values[name] = BallSize(value)
+            continue
+        if name not in TABLE_TAG_RANGES:
+            raise ValueError(f"{name!r} is not a table field the Table tag can set")
+        low, high = TABLE_TAG_RANGES[name]
+        number = finite_number(value)
+        if number is None or not low <= number <= high:
+            raise ValueError(f"{name} is a number from {low:g} to {high:g}, not {shown_value(value)}")
+        values[name] = number
+    return TableSpec(**values)
+
+
 def _parse_tags(tags: Mapping[str, str], tag_lines: Mapping[str, int]) -> MatchConfig:
     def at(name: str) -> int:
         return tag_lines[name]
@@ -501,21 +548,16 @@ def _parse_tags(tags: Mapping[str, str], tag_lines: Mapping[str, int]) -> MatchC
     options = RuleOptions()
     if "Options" in tags:
         try:
-            options = RuleOptions.from_json(json.loads(tags["Options"]))
-        except (json.JSONDecodeError, FormatError) as exc:
-            raise NotationError(f"bad Options: {exc}", at("Options")) from exc
+            options = RuleOptions.from_json(_tag_json(tags["Options"]))
+        except ValueError as exc:  # FormatError and JSONDecodeError among them
+            raise NotationError(f"bad Options: {exc}", at("Options")) from None
     spec = OFFICIAL
     if "Table" in tags:
         try:
-            data = json.loads(tags["Table"])
-            if not isinstance(data, dict):
-                raise TypeError("the Table tag is a JSON object of table spec fields")
-            if "ball_size" in data:
-                data["ball_size"] = BallSize(data["ball_size"])
-            spec = TableSpec(**data)
-        except (json.JSONDecodeError, TypeError, ValueError) as exc:
+            spec = _table_spec(_tag_json(tags["Table"]))
+        except (TypeError, ValueError) as exc:
             known = ", ".join(f.name for f in fields(TableSpec))
-            raise NotationError(f"bad Table: {exc} (the fields are {known})", at("Table")) from exc
+            raise NotationError(f"bad Table: {exc} (the fields are {known})", at("Table")) from None
     if "Result" in tags and tags["Result"] != UNFINISHED and not _RESULT.match(tags["Result"]):
         raise NotationError(
             f"bad Result {tags['Result']!r}: write the winner and the W1-W2 scores, e.g. 'W1 60-37', or '*'",
@@ -716,7 +758,7 @@ def _locate_refusal(record: Record) -> tuple[int, KaisaError]:
     raise AssertionError("replay failed, but every action plays one by one")  # pragma: no cover
 
 
-def replay_record(text: str) -> Match:
+def replay_record(text: str, on_action: Callable[[], None] | None = None) -> Match:
     """Read a record, play every action again (:func:`kaisa.game.replay`, re-simulating every stroke) and
     check that each recorded short ruling, the Result, Termination and Score tags equal the replay's.
 
@@ -725,7 +767,11 @@ def replay_record(text: str) -> Match:
     """
     record = parse_record(text)
     try:
-        match = replay(record.config, list(record.actions))
+        match = Match(record.config)
+        for action in record.actions:
+            match.push(action)
+            if on_action is not None:
+                on_action()
     except KaisaError:
         index, exc = _locate_refusal(record)
         raise ReplayError(f"action {index + 1} cannot be played: {exc}", record.lines[index]) from exc

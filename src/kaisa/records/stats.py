@@ -26,8 +26,8 @@ the longest runs (sarjat), with the average per inning. Definitions, per player:
 Invariants (the tests check them): ``sum(runs) + sum(shootout_runs) == scored``;
 ``points == scored - penalty_points``; ``len(runs) == innings``; ``points`` is the final score.
 
-:func:`match_stats` reads a :class:`~kaisa.game.Match`, :func:`record_stats` a record in the match notation
-(played again), and :func:`aggregate` adds matches up per player name. :func:`to_csv` and :func:`to_json`
+:func:`match_stats` reads a :class:`~kaisa.game.Match`, :func:`stored_stats` stored matches (their stored
+rulings, no physics), :func:`record_stats` a record in the match notation (played again), and :func:`aggregate` adds matches up per player name. :func:`to_csv` and :func:`to_json`
 export any of them; :func:`from_json` reads the JSON back.
 """
 
@@ -36,12 +36,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kaisa.errors import FormatError
-from kaisa.game import Entry, MarkedShot, Match, MatchConfig, MatchState, Phase, Shot
+from kaisa.game import Entry, MarkedShot, Match, MatchConfig, MatchState, Phase, Result, Shot
+from kaisa.model import BallId
+from kaisa.records.storage.store import Projection
+
+if TYPE_CHECKING:
+    from kaisa.records.storage import Store
 
 # --- per match ------------------------------------------------------------------------------------------
 
@@ -238,53 +243,114 @@ class _Player:
     legal: int = 0
 
 
+@dataclass(frozen=True)
+class _StateView:
+    """What statistics read of a match state: its phase, the players' cue balls, the innings begun, who is at
+    the table."""
+
+    phase: Phase
+    owners: tuple[BallId, BallId] | None
+    innings: Mapping[BallId, int]
+    shooter: BallId
+
+    def player_of(self, cue_ball: BallId) -> int:
+        assert self.owners is not None
+        return self.owners.index(cue_ball)
+
+    @classmethod
+    def of(cls, state: MatchState) -> _StateView:
+        return cls(state.phase, state.owners, state.innings, state.game.shooter)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """What statistics read of one action and its stored ruling."""
+
+    lag: bool
+    stroke: bool
+    """A stroke the referee ruled (a played or marked shot)."""
+    called: bool = False
+    shooter: BallId = BallId.W1
+    scored: int = 0
+    fouls: tuple[tuple[str, int], ...] = ()
+    """(clause, points) of each foul item."""
+    legal_pot: bool = False
+    turn_passes: bool = False
+
+
+def _step_of(entry: Entry) -> _Step:
+    action, outcome = entry.action, entry.outcome
+    ruling = outcome.ruling
+    if not isinstance(action, Shot | MarkedShot) or ruling is None:
+        return _Step(lag=outcome.lag is not None, stroke=False, turn_passes=ruling is not None and ruling.turn_passes)
+    return _Step(
+        lag=outcome.lag is not None,
+        stroke=True,
+        called=action.call is not None,
+        shooter=ruling.shooter,
+        scored=sum(i.points for i in ruling.items),
+        fouls=tuple((f.clause, f.points) for f in ruling.fouls),
+        legal_pot=ruling.legal_pot,
+        turn_passes=ruling.turn_passes,
+    )
+
+
 def entries_stats(
     config: MatchConfig, entries: Sequence[Entry], final: MatchState, *, event: str = "", date: str = ""
 ) -> MatchStats:
     """Statistics from a stack of entries that starts at the lag; ``final`` is the state after the last."""
+    steps = [(_step_of(e), _StateView.of(e.before)) for e in entries]
+    return _steps_stats(config.players, steps, _StateView.of(final), final.result, event=event, date=date)
+
+
+def _steps_stats(
+    names: tuple[str, str],
+    steps: Sequence[tuple[_Step, _StateView]],
+    final: _StateView,
+    result: Result | None,
+    *,
+    event: str = "",
+    date: str = "",
+) -> MatchStats:
+    """The statistics of a match from its steps, each with the state before it; ``final`` is the last state."""
     acc = (_Player(), _Player())
     lags = 0
-    for index, entry in enumerate(entries):
-        action, before, outcome = entry.action, entry.before, entry.outcome
-        after = entries[index + 1].before if index + 1 < len(entries) else final
-        if outcome.lag is not None:
-            lags += 1
-        ruling = outcome.ruling
-        if isinstance(action, Shot | MarkedShot) and ruling is not None:
-            p = acc[before.player_of(ruling.shooter)]
+    for index, (step, before) in enumerate(steps):
+        after = steps[index + 1][1] if index + 1 < len(steps) else final
+        lags += step.lag
+        if step.stroke:
+            p = acc[before.player_of(step.shooter)]
             shootout = before.phase is Phase.SHOOTOUT
             if not p.innings or p.innings[-1].shootout != shootout:
                 p.innings.append(_Inning(shootout))  # a stack that does not start at the lag
-            scored = sum(i.points for i in ruling.items)
-            penalty = -sum(f.points for f in ruling.fouls)
-            p.innings[-1].scored += scored
-            p.points += ruling.points
-            p.shootout_points += ruling.points if shootout else 0
+            penalty = -sum(points for _, points in step.fouls)
+            net = step.scored - penalty
+            p.innings[-1].scored += step.scored
+            p.points += net
+            p.shootout_points += net if shootout else 0
             p.strokes += 1
-            p.scored += scored
+            p.scored += step.scored
             p.penalty += penalty
-            p.fouls += bool(ruling.fouls)
-            for foul in ruling.fouls:
-                p.by_clause[foul.clause] = p.by_clause.get(foul.clause, 0) + 1
-            p.called += action.call is not None
-            p.legal += ruling.legal_pot
+            p.fouls += bool(step.fouls)
+            for clause, _ in step.fouls:
+                p.by_clause[clause] = p.by_clause.get(clause, 0) + 1
+            p.called += step.called
+            p.legal += step.legal_pot
         # innings begun, as the match counts them
         if after.owners is not None:
             for cue_ball, count in after.innings.items():
                 began = count - before.innings.get(cue_ball, 0)
                 acc[after.player_of(cue_ball)].innings.extend(_Inning(False) for _ in range(max(0, began)))
-            if after.phase is Phase.SHOOTOUT and (
-                before.phase is not Phase.SHOOTOUT or (ruling is not None and ruling.turn_passes)
-            ):
-                acc[after.player_of(after.game.shooter)].innings.append(_Inning(True))
-    result = final.result
+            if after.phase is Phase.SHOOTOUT and (before.phase is not Phase.SHOOTOUT or step.turn_passes):
+                acc[after.player_of(after.shooter)].innings.append(_Inning(True))
+    # the result is passed in
     players = []
     for index, p in enumerate(acc):
         ball = final.owners[index] if final.owners is not None else None
         players.append(
             PlayerStats(
                 player=index + 1,
-                name=config.players[index],
+                name=names[index],
                 cue_ball=None if ball is None else ball.value,
                 points=p.points,
                 recorded=None if result is None or ball is None else result.recorded[ball],
@@ -310,7 +376,7 @@ def entries_stats(
         finished=result is not None,
         winner=winner,
         reason=None if result is None else result.reason,
-        actions=len(entries),
+        actions=len(steps),
         lags=lags,
         event=event,
         date=date,
@@ -320,6 +386,63 @@ def entries_stats(
 def match_stats(match: Match, *, event: str = "", date: str = "") -> MatchStats:
     """Statistics of ``match`` from its stack (which must start at the lag: ``Match(config)``)."""
     return entries_stats(match.config, match.stack, match.state, event=event, date=date)
+
+
+_PROJECTION = Projection(
+    action=(("kind",), ("call",)),
+    outcome=(
+        ("ruling", "shooter"),
+        ("ruling", "items"),
+        ("ruling", "fouls"),
+        ("ruling", "legal_pot"),
+        ("ruling", "turn_passes"),
+        ("lag",),
+    ),
+    state=(("phase",), ("owners",), ("innings",), ("game", "shooter")),
+)
+"""What statistics read of a stored match: the rulings' points and flags, and the states' innings."""
+
+
+def _stored_state(values: list[Any]) -> _StateView:
+    phase, owners, innings, shooter = values
+    return _StateView(
+        Phase(phase),
+        None if owners is None else (BallId(owners[0]), BallId(owners[1])),
+        {BallId(b): int(n) for b, n in innings.items()},
+        BallId(shooter),
+    )
+
+
+def _stored_step(action: list[Any], outcome: list[Any]) -> _Step:
+    kind, call = action
+    shooter, items, fouls, legal_pot, turn_passes, lag = outcome
+    if kind not in ("shot", "marked") or shooter is None:
+        return _Step(lag=lag is not None, stroke=False, turn_passes=bool(turn_passes))
+    return _Step(
+        lag=lag is not None,
+        stroke=True,
+        called=call is not None,
+        shooter=BallId(shooter),
+        scored=sum(int(i["points"]) for i in items),
+        fouls=tuple((str(f["clause"]), int(f["points"])) for f in fouls),
+        legal_pot=bool(legal_pot),
+        turn_passes=bool(turn_passes),
+    )
+
+
+def stored_stats(store: Store, match_ids: Sequence[int] | None = None) -> Iterator[MatchStats]:
+    """Statistics of stored matches (default: all, oldest first) read from their stored rulings and states:
+    nothing is simulated again, and the database picks out only the figures' parts of each record, so a club's
+    thousand matches take seconds. Each is labelled ``match N``; the figures equal :func:`match_stats` of the
+    match played (the tests check it)."""
+    for m in store.projections(_PROJECTION, match_ids):
+        try:
+            befores = [_stored_state(m.initial)] + [_stored_state(state) for _, _, state in m.actions[:-1]]
+            steps = [(_stored_step(a, o), b) for (a, o, _), b in zip(m.actions, befores, strict=True)]
+            final = _stored_state(m.state)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise FormatError(f"match {m.id}: a stored ruling or state is malformed ({exc})") from None
+        yield _steps_stats(m.config.players, steps, final, m.result, event=f"match {m.id}")
 
 
 def record_stats(text: str) -> MatchStats:
@@ -553,6 +676,7 @@ __all__ = [
     "from_json",
     "match_stats",
     "record_stats",
+    "stored_stats",
     "to_csv",
     "to_json",
 ]

@@ -7,8 +7,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from kaisa.errors import KaisaError
+from kaisa.errors import FormatError, KaisaError
 from kaisa.model import BallContactEvent, BallId, JawEvent, OffTableEvent, PocketEvent, Position, RailEvent
 from kaisa.referee.observe import StrokeLog
 from kaisa.referee.options import DEFAULT_OPTIONS, RuleOptions
@@ -64,25 +65,62 @@ class LagResult:
     reasons: tuple[tuple[Text, ...], tuple[Text, ...]]
     """Why each lag was lost (empty: a good lag)."""
 
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reasons": [[t.to_json() for t in r] for r in self.reasons]}
+
+    @classmethod
+    def from_json(cls, data: object) -> LagResult:
+        """Read what :meth:`to_json` writes; a reason stored as English words only (records written before the
+        reasons were bilingual) is matched to its fault."""
+        if not isinstance(data, dict) or not isinstance(data.get("reasons"), list) or len(data["reasons"]) != 2:
+            raise FormatError('a lag result is an object {"winner": 0 | 1 | null, "reasons": [[...], [...]]}')
+        winner = data.get("winner")
+        if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+            raise FormatError(f"the lag's winner is player 0 or 1, or null (lag again), not {winner!r}")
+        first, second = (tuple(_lag_reason(r) for r in _list(side)) for side in data["reasons"])
+        return cls(winner, (first, second))
+
+
+TOUCHED_BALL = Text("osui toiseen palloon (1.1a)", "touched another ball (1.1a)")
+LONG_CUSHION = Text("osui sivuvalliin (1.1b)", "touched a long cushion (1.1b)")
+DROPPED = Text("meni pussiin (1.1c)", "dropped (1.1c)")
+END_CUSHION_TWICE = Text(
+    "osui päätyvalliin useammin kuin kerran (1.1d)", "touched an end cushion more than once (1.1d)"
+)
+CROSSED_CENTRE_LINE = Text("ylitti pitkän keskilinjan (1.1e)", "crossed the long centre line (1.1e)")
+NO_FOOT_CUSHION = Text("ei osunut alapään päätyvalliin: hylätty (1.1)", "never reached the foot cushion: void (1.1)")
+LAG_FAULT_TEXTS = (TOUCHED_BALL, LONG_CUSHION, DROPPED, END_CUSHION_TWICE, CROSSED_CENTRE_LINE, NO_FOOT_CUSHION)
+
+
+def _list(value: object) -> list[object]:
+    if not isinstance(value, list):
+        raise FormatError("a player's lag reasons are a list")
+    return value
+
+
+def _lag_reason(value: object) -> Text:
+    if isinstance(value, str):
+        for text in LAG_FAULT_TEXTS:
+            if value == text.en:
+                return text
+        raise FormatError(f"unknown lag fault {value[:60]!r}")
+    return Text.from_json(value)
+
 
 def lag_faults(f: LagFacts) -> tuple[Text, ...]:
     faults = []
     if f.touched_ball:
-        faults.append(Text("osui toiseen palloon (1.1a)", "touched another ball (1.1a)"))
+        faults.append(TOUCHED_BALL)
     if f.long_cushion:
-        faults.append(Text("osui sivuvalliin (1.1b)", "touched a long cushion (1.1b)"))
+        faults.append(LONG_CUSHION)
     if f.dropped:
-        faults.append(Text("meni pussiin (1.1c)", "dropped (1.1c)"))
+        faults.append(DROPPED)
     if f.head_contacts > 1 or f.foot_contacts > 1:
-        faults.append(
-            Text("osui päätyvalliin useammin kuin kerran (1.1d)", "touched an end cushion more than once (1.1d)")
-        )
+        faults.append(END_CUSHION_TWICE)
     if f.crossed_long_centre_line:
-        faults.append(Text("ylitti pitkän keskilinjan (1.1e)", "crossed the long centre line (1.1e)"))
+        faults.append(CROSSED_CENTRE_LINE)
     if f.foot_contacts == 0:
-        faults.append(
-            Text("ei osunut alapään päätyvalliin: hylätty (1.1)", "never reached the foot cushion: void (1.1)")
-        )
+        faults.append(NO_FOOT_CUSHION)
     return tuple(faults)
 
 

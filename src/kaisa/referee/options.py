@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from kaisa.errors import FormatError
+from kaisa.model import finite_number, shown_value
 from kaisa.table import CONTACT_TOLERANCE
 
 
@@ -41,17 +41,19 @@ class RuleOptions:
                     raise ValueError(f"rule option {f.name} is true or false, not {value!r}")
             elif f.type in ("int", int):
                 if isinstance(value, bool) or not isinstance(value, int):
-                    raise ValueError(f"rule option {f.name} is a whole number, not {value!r}")
-            elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                raise ValueError(f"rule option {f.name} is a finite number, not {value!r}")
+                    raise ValueError(f"rule option {f.name} is a whole number, not {shown_value(value)}")
+            elif (number := finite_number(value)) is None:
+                raise ValueError(f"rule option {f.name} is a finite number, not {shown_value(value)}")
             else:
-                object.__setattr__(self, f.name, float(value))
-        if self.w2_corridor_clearance < 0:
-            raise ValueError("w2_corridor_clearance must not be negative")
+                object.__setattr__(self, f.name, number)
+        if not 0 <= self.w2_corridor_clearance <= 10:
+            raise ValueError("w2_corridor_clearance is 0 to 10 ball radii")
         if not 0 <= self.talonmies_foul_below <= self.talonmies_no_points_below <= 180:
             raise ValueError("talonmies thresholds must satisfy 0 <= foul_below <= no_points_below <= 180 degrees")
-        if self.extra_kaisa_value < 0 or self.frozen_gap < 0:
-            raise ValueError("extra_kaisa_value and frozen_gap must not be negative")
+        if not 0 <= self.extra_kaisa_value <= 60:
+            raise ValueError("extra_kaisa_value is 0 to 60 points")
+        if not 0 <= self.frozen_gap <= 0.01:
+            raise ValueError("frozen_gap is 0 to 0.01 metres (a centimetre)")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

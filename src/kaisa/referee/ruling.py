@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kaisa.model import BallId, Event, Position, event_to_json
+from kaisa.errors import FormatError
+from kaisa.model import BallId, Event, Position, event_to_json, events_from_json, finite_number, parse_ball, shown_value
 from kaisa.referee.state import GameState
 from kaisa.table import Point
 
@@ -16,6 +17,15 @@ class Text:
 
     fi: str
     en: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"fi": self.fi, "en": self.en}
+
+    @classmethod
+    def from_json(cls, data: object) -> Text:
+        if not isinstance(data, dict) or not isinstance(data.get("fi"), str) or not isinstance(data.get("en"), str):
+            raise FormatError('a text for people is an object {"fi": "...", "en": "..."}')
+        return cls(data["fi"], data["en"])
 
 
 @dataclass(frozen=True)
@@ -29,6 +39,16 @@ class RulingItem:
 
     def to_json(self) -> dict[str, Any]:
         return {"clause": self.clause, "points": self.points, "fi": self.fi, "en": self.en}
+
+    @classmethod
+    def from_json(cls, data: object) -> RulingItem:
+        if not isinstance(data, dict) or not isinstance(data.get("clause"), str):
+            raise FormatError('a ruling item is an object {"clause", "points", "fi", "en"}')
+        points = data.get("points")
+        if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 1000:
+            raise FormatError(f"a ruling item's points are a whole number, got {shown_value(points)}")
+        text = Text.from_json(data)
+        return cls(data["clause"], points, text.fi, text.en)
 
 
 def item(clause: str, points: int, text: Text) -> RulingItem:
@@ -88,6 +108,55 @@ class Ruling:
             "position": self.position.to_json(),
             "state": self.state.to_json(),
         }
+
+    @classmethod
+    def from_json(cls, data: object) -> Ruling:
+        """Read what :meth:`to_json` wrote (a stored outcome, the API's answer); the derived ``points`` and
+        ``clauses`` are checked against the items, so a hand-edited ruling that does not add up is refused."""
+        if not isinstance(data, dict):
+            raise FormatError("a ruling must be an object as Ruling.to_json writes it")
+        try:
+            flags: dict[str, bool] = {}
+            for key in ("legal_pot", "turn_passes", "game_over"):
+                if not isinstance(data[key], bool):
+                    raise FormatError(f"a ruling's {key} is true or false, not {shown_value(data[key])}")
+                flags[key] = data[key]
+            lists: dict[str, tuple[RulingItem, ...]] = {}
+            for key in ("items", "fouls", "notes"):
+                if not isinstance(data[key], list):
+                    raise FormatError(f"a ruling's {key} are a list of items")
+                lists[key] = tuple(RulingItem.from_json(i) for i in data[key])
+            if not isinstance(data["in_hand"], list) or not isinstance(data["respots"], dict):
+                raise FormatError('a ruling\'s in_hand is a list of balls and its respots an object {"K": [x, y]}')
+            respots: dict[BallId, Point] = {}
+            for ball, point in data["respots"].items():
+                if not isinstance(point, list) or len(point) != 2:
+                    raise FormatError(f"a respot is a point [x, y], not {shown_value(point)}")
+                x, y = finite_number(point[0]), finite_number(point[1])
+                if x is None or y is None:
+                    raise FormatError(f"a respot is a point of finite numbers, not {shown_value(point)}")
+                respots[parse_ball(ball)] = (x, y)
+            winner = data.get("winner")
+            ruling = cls(
+                shooter=parse_ball(data["shooter"]),
+                legal_pot=flags["legal_pot"],
+                items=lists["items"],
+                fouls=lists["fouls"],
+                notes=lists["notes"],
+                turn_passes=flags["turn_passes"],
+                in_hand=frozenset(parse_ball(b) for b in data["in_hand"]),
+                respots=respots,
+                game_over=flags["game_over"],
+                winner=None if winner is None else parse_ball(winner),
+                events=events_from_json(data["events"]),
+                position=Position.from_json(data["position"]),
+                state=GameState.from_json(data["state"]),
+            )
+        except KeyError as exc:
+            raise FormatError(f"a ruling is missing {exc}") from None
+        if "points" in data and data["points"] != ruling.points:
+            raise FormatError(f"a ruling's points ({shown_value(data['points'])}) are not the sum of its items")
+        return ruling
 
 
 def clause_sort_key(clause: str) -> tuple[int, str]:

@@ -27,13 +27,24 @@ from kaisa.records.storage.errors import (
     StorageError,
     UnknownMatchError,
 )
-from kaisa.records.storage.store import MatchInfo, MatchRecorder, PlayerInfo, Store, StoredAction, open_store
+from kaisa.records.storage.store import (
+    DuplicateMatchError,
+    MatchInfo,
+    MatchRecorder,
+    PlayerInfo,
+    Store,
+    StoredAction,
+    StoredMatch,
+    content_hash,
+    open_store,
+)
 
 __all__ = [
     "ENV_VAR",
     "AccessDeniedError",
     "CorruptRecordError",
     "DatabaseUnavailableError",
+    "DuplicateMatchError",
     "MatchInfo",
     "MatchRecorder",
     "PlayerInfo",
@@ -41,7 +52,9 @@ __all__ = [
     "StorageError",
     "Store",
     "StoredAction",
+    "StoredMatch",
     "UnknownMatchError",
+    "content_hash",
     "default_url",
     "open_store",
 ]

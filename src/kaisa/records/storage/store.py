@@ -17,13 +17,13 @@ import hmac
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, exc, func, select
+from sqlalchemy import JSON, Engine, delete, exc, func, select, type_coerce
 from sqlalchemy.orm import Session, aliased
 
 from kaisa.errors import FormatError
@@ -124,6 +124,51 @@ class StoredAction:
             "outcome": self.outcome,
             "state_after": self.state_after.to_json(),
         }
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A stored match as typed values: its configuration, its entries (action, state before, outcome) in order,
+    and its current state (the state after the last entry)."""
+
+    id: int
+    config: MatchConfig
+    entries: tuple[Entry, ...]
+    state: MatchState
+
+
+@dataclass(frozen=True)
+class Projection:
+    """The JSON paths to pick out of stored matches (:meth:`Store.projections`): of an action, of its outcome,
+    and of a state (the initial, the current and each state after an action)."""
+
+    action: tuple[tuple[str, ...], ...]
+    outcome: tuple[tuple[str, ...], ...]
+    state: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Projected:
+    """What :meth:`Store.projections` picked out of one match: per action ``(action, outcome, state after)``,
+    each a list of the values at the projection's paths."""
+
+    id: int
+    config: MatchConfig
+    result: Result | None
+    initial: list[Any]
+    state: list[Any]
+    actions: tuple[tuple[list[Any], list[Any], list[Any]], ...]
+
+
+class DuplicateMatchError(StorageError):
+    """A record whose content is already stored (:func:`content_hash`): nothing was written; ``match_id`` is the
+    stored one."""
+
+    code = "duplicate-match"
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(f"this match is already stored as match {match_id}; nothing was written")
+        self.match_id = match_id
 
 
 @dataclass(frozen=True)
@@ -358,16 +403,55 @@ class Store:
         return MatchRecorder(self, match_id)
 
     def import_match(
-        self, match: Match, *, kinds: tuple[str, str] | None = None, event: str | None = None, seed: int | None = None
+        self,
+        match: Match,
+        *,
+        kinds: tuple[str, str] | None = None,
+        event: str | None = None,
+        seed: int | None = None,
+        unique: bool = False,
     ) -> int:
         """Store a match that was played (or re-played and verified) elsewhere, action by action. Callers
-        verify it first (``kaisa.records.notation.replay_record``), so a corrupt record never reaches the database."""
+        verify it first (``kaisa.records.notation.replay_record``), so a corrupt record never reaches the database.
+
+        With ``unique`` the match's :func:`content_hash` is stored with it, and a match with the same content
+        already stored raises :class:`DuplicateMatchError` (naming it) and writes nothing: a record imported twice
+        is stored once."""
+        digest = content_hash(match) if unique else None
+        if digest is not None:
+            found = self.find_content(digest)
+            if found is not None:
+                raise DuplicateMatchError(found)
         start = match.stack[0].before if match.stack else match.state
         match_id = self.create_match(match.config, kinds=kinds, state=start, event=event, seed=seed)
-        for i, entry in enumerate(match.stack):
-            after = match.stack[i + 1].before if i + 1 < len(match.stack) else match.state
-            self.record(match_id, entry, after)
+        try:
+            for i, entry in enumerate(match.stack):
+                after = match.stack[i + 1].before if i + 1 < len(match.stack) else match.state
+                self.record(match_id, entry, after)
+            if digest is not None:
+                with self._write(f"marking the content of match {match_id}") as session:
+                    self._match(session, match_id, lock=True).content_hash = digest
+        except BaseException:
+            self._delete_quietly(match_id)  # nothing half-written: an import is stored whole or not at all
+            raise
         return match_id
+
+    def find_content(self, digest: str) -> int | None:
+        """The id of the stored match with this :func:`content_hash`, or None."""
+        with self._read("looking up a record's content hash") as session:
+            return session.scalar(select(MatchRow.id).where(MatchRow.content_hash == digest))
+
+    def delete_match(self, match_id: int) -> None:
+        """Delete the match with its actions and entry keys, in one transaction (the players stay)."""
+        with self._write(f"deleting match {match_id}") as session:
+            self._match(session, match_id, lock=True)
+            session.execute(delete(EntryKeyRow).where(EntryKeyRow.match_id == match_id))
+            session.execute(delete(ActionRow).where(ActionRow.match_id == match_id))
+            session.execute(delete(MatchRow).where(MatchRow.id == match_id))
+
+    def _delete_quietly(self, match_id: int) -> None:
+        with suppress(StorageError):
+            self.delete_match(match_id)
 
     def undo(self, match_id: int, *, key: EntryKey | None = None) -> Action:
         """Delete the last recorded action and move the match back to the state before it, in one transaction.
@@ -465,31 +549,139 @@ class Store:
         state after the last recorded action; ``to_json`` equal to the one recorded).
 
         With ``stack`` (the default) the stack is rebuilt eagerly from the records: one entry per recorded
-        action, with its action and the stored state before it, so ``Match.pop`` undoes right back to the
-        start. Outcomes are not rebuilt (each entry's ``outcome`` is an empty ``Outcome()``): read them with
-        :meth:`actions`. With ``stack=False`` the stack is left empty. The table is always the official one
-        (``MatchConfig.to_json`` does not record a table spec)."""
-        with self._read(f"resuming match {match_id}") as session:
+        action, with its action, the stored state before it and its stored outcome (ruling, lag, notes, shot
+        records without animation paths), so ``Match.pop`` undoes right back to the start and statistics read
+        the rulings as they were given. With ``stack=False`` the stack is left empty. The table is always the
+        official one (``MatchConfig.to_json`` does not record a table spec)."""
+        if not stack:
+            with self._read(f"resuming match {match_id}") as session:
+                row = self._match(session, match_id)
+                config = _parse(match_id, "configuration", MatchConfig.from_json, row.config)
+                state = _parse(match_id, "current state", MatchState.from_json, row.state)
+            return Match(config, state)
+        stored = self.entries(match_id)
+        return Match.from_stack(stored.config, stored.state, list(stored.entries))
+
+    def entries(self, match_id: int, *, records: bool = True) -> StoredMatch:
+        """The match as typed values in one read: its configuration, its stack of entries (action, state before,
+        outcome) and its current state. It imports no physics, so statistics and views read stored rulings
+        without re-playing a stroke. ``records=False`` leaves the outcomes' shot records out (faster; the
+        rulings carry the events)."""
+        with self._read(f"reading match {match_id}") as session:
             row = self._match(session, match_id)
-            config = _parse(match_id, "configuration", MatchConfig.from_json, row.config)
-            state = _parse(match_id, "current state", MatchState.from_json, row.state)
-            entries: list[Entry] = []
-            if stack:
-                before = _parse(match_id, "initial state", MatchState.from_json, row.initial_state)
-                for r in self._action_rows(session, row):
-                    action = _parse(match_id, f"action {r.action_index}", _action_from_json, r.action)
-                    entries.append(Entry(action, before, Outcome()))
-                    before = _parse(
-                        match_id, f"state after action {r.action_index}", MatchState.from_json, r.state_after
+            return self._entries_of(session, row, records)
+
+    def all_entries(self, match_ids: Sequence[int] | None = None, *, records: bool = False) -> Iterator[StoredMatch]:
+        """:meth:`entries` of many matches (default: every stored match, oldest first), one read per batch."""
+        ids = list(match_ids) if match_ids is not None else None
+        with self._read("reading the stored matches") as session:
+            if ids is None:
+                ids = list(session.scalars(select(MatchRow.id).order_by(MatchRow.id)))
+            for start in range(0, len(ids), 200):
+                batch = ids[start : start + 200]
+                rows = {r.id: r for r in session.scalars(select(MatchRow).where(MatchRow.id.in_(batch)))}
+                actions: dict[int, list[ActionRow]] = {i: [] for i in batch}
+                for a in session.scalars(
+                    select(ActionRow).where(ActionRow.match_id.in_(batch)).order_by(ActionRow.action_index)
+                ):
+                    actions[a.match_id].append(a)
+                for match_id in batch:
+                    if match_id not in rows:
+                        raise UnknownMatchError(f"there is no match {match_id} in the database at {self.url}")
+                    yield self._entries_of(session, rows[match_id], records, actions[match_id])
+
+    def projections(
+        self, paths: Projection, match_ids: Sequence[int] | None = None, *, batch: int = 100
+    ) -> Iterator[Projected]:
+        """Parts of stored matches picked out by JSON paths inside the database (default: every match, oldest
+        first): per match its configuration and the ``paths`` of its initial state, current state and result,
+        and per action the ``paths`` of its action, outcome and state after it, each a list of values in the
+        order of the paths (``None`` where a path is absent). A light read for figures over many matches, such
+        as statistics: the large parts of a record (shot records, event logs) are never sent or parsed."""
+        ids = list(match_ids) if match_ids is not None else None
+        action_cols = [
+            ActionRow.match_id,
+            ActionRow.action_index,
+            self._pick(ActionRow.action, paths.action),
+            self._pick(ActionRow.outcome, paths.outcome),
+            self._pick(ActionRow.state_after, paths.state),
+        ]
+        match_cols = [
+            MatchRow.id,
+            MatchRow.config,
+            MatchRow.action_count,
+            MatchRow.result,
+            self._pick(MatchRow.initial_state, paths.state),
+            self._pick(MatchRow.state, paths.state),
+        ]
+        with self._read("reading figures of the stored matches") as session:
+            if ids is None:
+                ids = list(session.scalars(select(MatchRow.id).order_by(MatchRow.id)))
+            for start in range(0, len(ids), batch):
+                chosen = ids[start : start + batch]
+                matches = {r[0]: r for r in session.execute(select(*match_cols).where(MatchRow.id.in_(chosen)))}
+                actions: dict[int, list[Any]] = {i: [] for i in chosen}
+                for a in session.execute(
+                    select(*action_cols)
+                    .where(ActionRow.match_id.in_(chosen))
+                    .order_by(ActionRow.match_id, ActionRow.action_index)
+                ):
+                    actions[a[0]].append(a)
+                for match_id in chosen:
+                    if match_id not in matches:
+                        raise UnknownMatchError(f"there is no match {match_id} in the database at {self.url}")
+                    _, config, count, result, initial, current = matches[match_id]
+                    rows = actions[match_id]
+                    if [r[1] for r in rows] != list(range(count)):
+                        raise CorruptRecordError(f"match {match_id}: its action rows do not number 0 to {count - 1}")
+                    yield Projected(
+                        id=match_id,
+                        config=_parse(match_id, "configuration", MatchConfig.from_json, config),
+                        result=None if result is None else _parse(match_id, "result", Result.from_json, result),
+                        initial=_picked(match_id, initial, len(paths.state)),
+                        state=_picked(match_id, current, len(paths.state)),
+                        actions=tuple(
+                            (
+                                _picked(match_id, r[2], len(paths.action)),
+                                _picked(match_id, r[3], len(paths.outcome)),
+                                _picked(match_id, r[4], len(paths.state)),
+                            )
+                            for r in rows
+                        ),
                     )
-                if entries and before.to_json() != state.to_json():
-                    raise CorruptRecordError(
-                        f"match {match_id}: its current state is not the state after its last action "
-                        f"({len(entries) - 1})"
-                    )
-        match = Match(config, state)
-        match.stack = entries
-        return match
+
+    def _pick(self, column: Any, paths: Sequence[tuple[str, ...]]) -> Any:
+        """An SQL expression giving a JSON list of the values at ``paths`` in a JSON ``column``."""
+        if self.engine.dialect.name == "sqlite":
+            # json_extract with several paths parses the document once and answers a JSON array
+            quoted = ["$" + "".join(f'."{key}"' for key in path) for path in (*paths, ("~",))]
+            return type_coerce(func.json_extract(column, *quoted), JSON)
+        return type_coerce(func.json_build_array(*(column[path] for path in paths)), JSON)
+
+    def _entries_of(
+        self, session: Session, row: MatchRow, records: bool, action_rows: list[ActionRow] | None = None
+    ) -> StoredMatch:
+        match_id = row.id
+        if action_rows is None:
+            action_rows = self._action_rows(session, row)
+        elif [r.action_index for r in action_rows] != list(range(row.action_count)):
+            raise CorruptRecordError(f"match {match_id}: its action rows do not number 0 to {row.action_count - 1}")
+        config = _parse(match_id, "configuration", MatchConfig.from_json, row.config)
+        state = _parse(match_id, "current state", MatchState.from_json, row.state)
+        entries: list[Entry] = []
+        before = _parse(match_id, "initial state", MatchState.from_json, row.initial_state)
+        for r in action_rows:
+            what = f"action {r.action_index}"
+            action = _parse(match_id, what, _action_from_json, r.action)
+            outcome_json = r.outcome if records or not isinstance(r.outcome, dict) else _without_records(r.outcome)
+            outcome = _parse(match_id, f"outcome of {what}", Outcome.from_json, outcome_json)
+            entries.append(Entry(action, before, outcome))
+            before = _parse(match_id, f"state after {what}", MatchState.from_json, r.state_after)
+        if entries and before.to_json() != state.to_json():
+            raise CorruptRecordError(
+                f"match {match_id}: its current state is not the state after its last action ({len(entries) - 1})"
+            )
+        return StoredMatch(match_id, config, tuple(entries), state)
 
     def open_match(self, match_id: int) -> OpenedMatch:
         """The match as one read: its players, configuration, current state and last action (what a session
@@ -809,6 +1001,29 @@ def _outcome_json(outcome: Outcome) -> JSONObject:
     return out
 
 
+def content_hash(match: Match) -> str:
+    """SHA-256 (hex) of what a match is: its configuration, the state it started from and its actions (as
+    played, chance included). The same record read from two files, or imported twice, has the same hash;
+    labels such as the date or event do not count."""
+    start = match.stack[0].before if match.stack else match.state
+    content = {
+        "config": match.config.to_json(),
+        "start": start.to_json(),
+        "actions": [_action_to_json(e.action) for e in match.stack],
+    }
+    return hashlib.sha256(dumps(content, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _picked(match_id: int, values: object, count: int) -> list[Any]:
+    if not isinstance(values, list) or len(values) < count:
+        raise CorruptRecordError(f"match {match_id}: a stored JSON column does not hold the object it should")
+    return values[:count]
+
+
+def _without_records(outcome: JSONObject) -> JSONObject:
+    return {k: v for k, v in outcome.items() if k != "records"}
+
+
 def _json_object(data: object) -> JSONObject:
     if not isinstance(data, dict):
         raise FormatError(f"expected a JSON object, not {type(data).__name__}")
@@ -853,4 +1068,14 @@ def _ranges(indexes: list[int]) -> str:
     return f"[{', '.join(map(str, indexes[:5]))}, ..., {', '.join(map(str, indexes[-5:]))}] ({len(indexes)} rows)"
 
 
-__all__ = ["MatchInfo", "MatchRecorder", "PlayerInfo", "Store", "StoredAction", "open_store"]
+__all__ = [
+    "DuplicateMatchError",
+    "MatchInfo",
+    "MatchRecorder",
+    "PlayerInfo",
+    "Store",
+    "StoredAction",
+    "StoredMatch",
+    "content_hash",
+    "open_store",
+]

@@ -393,6 +393,7 @@ export function ruleText(item) {
 
 /** A server text that comes in English only, in the current language when it is known. */
 export function serverText(text) {
+  if (text && typeof text === "object") return ruleText(text); // a bilingual {fi, en} text (lag reasons)
   if (current === "fi" && text in SERVER_FI) return SERVER_FI[text];
   return text;
 }
