@@ -198,6 +198,18 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         """A player's one break of at most five minutes, which extends the competition clock (6)."""
         return service.take_break(match_id, BallId(body.cue_ball), body.seconds)
 
+    @app.post("/api/matches/{match_id}/aim", responses=ERRORS, tags=["play"])
+    def aim(match_id: int, body: schemas.AimIn) -> schemas.AimOut:
+        """The aim helper: the centre of the window of directions that pots the call with this stroke (its
+        speed, spin and elevation kept), found with the physics. Reads the match, records nothing."""
+        return service.aim(match_id, parse_call(body.call), stroke_of(body.stroke))
+
+    @app.post("/api/matches/{match_id}/preview", responses=ERRORS, tags=["play"])
+    def preview(match_id: int, body: schemas.PreviewIn) -> schemas.StudyShotOut:
+        """The full aiming aid: the stroke simulated and ruled as it would play now, without noise; nothing is
+        recorded."""
+        return service.preview(match_id, call_of(body.call), stroke_of(body.stroke))
+
     @app.post("/api/matches/{match_id}/undo", responses=ERRORS, tags=["play"])
     def undo(match_id: int) -> schemas.MatchView:
         """Casual matches: take back the last person's action (and the computer's actions after it)."""
@@ -210,6 +222,13 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         """Play a stroke from any position and rule it, without a match."""
         return service.study_shot(
             position_of(body.position), stroke_of(body.stroke), call_of(body.call), game_of(body.state)
+        )
+
+    @app.post("/api/study/aim", tags=["study"])
+    def study_aim(body: schemas.StudyAimIn) -> schemas.AimOut:
+        """The aim helper in any position and game state."""
+        return service.study_aim(
+            position_of(body.position), game_of(body.state), parse_call(body.call), stroke_of(body.stroke)
         )
 
     @app.post("/api/study/advise", tags=["study"])

@@ -223,6 +223,30 @@ class AdviceOut(BaseModel):
     score: float
 
 
+class AimIn(Strict):
+    call: str = Field(min_length=1, max_length=200, description="the call to aim at, in the call notation")
+    stroke: StrokeIn = Field(description="the stroke as set: its speed, spin, elevation and place are kept")
+
+
+class PreviewIn(Strict):
+    call: str | None = Field(None, max_length=200)
+    stroke: StrokeIn
+
+
+class StudyAimIn(AimIn):
+    position: PositionIn
+    state: dict[str, Any] | None = Field(None, description="the referee's game state JSON (default: W1 to play, 0-0)")
+
+
+class AimOut(BaseModel):
+    """The centre of the window of directions that pots the call (the physics), its width and the speed."""
+
+    direction: float
+    width: float
+    speed: float
+    simulations: int
+
+
 class FieldError(BaseModel):
     loc: list[str]
     """Where in the request: ``body``, ``path`` or ``query``, then the field names."""

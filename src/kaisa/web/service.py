@@ -22,6 +22,7 @@ from kaisa.session import (
     Sessions,
     UnknownActionError,
     advise,
+    aim,
     study_shot,
 )
 from kaisa.web import schemas
@@ -118,7 +119,22 @@ class MatchService:
         with self.sessions.open(match_id) as session:
             return view_out(session.undo())
 
+    def aim(self, match_id: int, call: Call, stroke: Stroke) -> schemas.AimOut:
+        """The aim helper on the match as it stands (a read: nothing is recorded)."""
+        with self.sessions.open(match_id) as session:
+            return schemas.AimOut.model_validate(session.aim(call, stroke).to_json())
+
+    def preview(self, match_id: int, call: Call | None, stroke: Stroke) -> schemas.StudyShotOut:
+        """The stroke as it would play now, ruled, not recorded (read under the match's lock, no write)."""
+        with self.sessions.open(match_id) as session:
+            shot = session.preview(call, stroke)
+        return schemas.StudyShotOut(record=shot.record.to_json(), ruling=shot.ruling.to_json())
+
     # --- study ----------------------------------------------------------------------------------------
+
+    def study_aim(self, position: Position, game: GameState | None, call: Call, stroke: Stroke) -> schemas.AimOut:
+        game = game or GameState(shooter=stroke.ball)
+        return schemas.AimOut.model_validate(aim(position, game, call, stroke).to_json())
 
     def study_shot(
         self, position: Position, stroke: Stroke, call: Call | None, game: GameState | None

@@ -1,12 +1,66 @@
 // The JSON API of the browser table (see /openapi.json). Every failure becomes an ApiError whose message is
-// the server's `detail` (or a description of the network failure), so the page can always show it.
+// in the page's language: the server's own `fi`/`en` texts when it sends them ({"detail", "code", "fi", "en"}),
+// else this page's text for the error code or the HTTP status, so a Finnish page never shows an English
+// sentence or a bare status number.
+
+import { lang } from "./i18n.js";
+
+/** What a refusal without its own fi/en texts says, by the server's stable code or the HTTP status. */
+const FALLBACK = {
+  fi: {
+    0: "Palvelimeen ei saada yhteyttä. Onko ”kaisa play” käynnissä? Yritä uudelleen, kun palvelin vastaa.",
+    400: "Palvelin ei ymmärtänyt pyyntöä.",
+    403: "Tähän otteluun ei ole pääsyä ilman kirjurin tunnusta.",
+    404: "Ottelua tai siirtoa ei löydy.",
+    409: "Tämä ei sovi otteluun juuri nyt (vuoro, vaihe tai ottelu on jo päättynyt).",
+    422: "Pyyntö ei kelpaa: tarkista maalaus, sijoitus ja lyönti.",
+    500: "Palvelimella tapahtui virhe. Ottelun tiedot ovat tallessa; yritä uudelleen.",
+    unknown_match: "Ottelua ei löydy.",
+    illegal_action: "Tämä ei sovi otteluun juuri nyt.",
+    illegal_call: "Maalaus ei kelpaa.",
+    illegal_placement: "Sijoitus ei kelpaa.",
+    invalid_stroke: "Lyönti ei kelpaa.",
+    no_window: "Mikään suunta lähellä tähtäystä ei pussita maalausta tällä voimalla: kokeile toista voimaa, kierrettä tai maalausta.",
+  },
+  en: {
+    0: "The server cannot be reached. Is “kaisa play” running? Try again when it answers.",
+    400: "The server did not understand the request.",
+    403: "This match needs its marker's token.",
+    404: "No such match or action.",
+    409: "This does not fit the match now (the turn, the phase, or the match is over).",
+    422: "The request is not valid: check the call, the placement and the stroke.",
+    500: "The server failed. The match is safely stored; try again.",
+    unknown_match: "No such match.",
+    illegal_action: "This does not fit the match now.",
+    illegal_call: "The call is not valid.",
+    illegal_placement: "The placement is not valid.",
+    invalid_stroke: "The stroke is not valid.",
+    no_window: "No direction near the aim pots the call at this power: try another power, spin or call.",
+  },
+};
+
+/** The text of a refusal in the page's language. */
+export function errorText(status, data) {
+  const here = lang() === "fi" ? "fi" : "en";
+  if (data && typeof data === "object") {
+    if (typeof data[here] === "string" && data[here]) return data[here];
+    const table = FALLBACK[here];
+    if (data.code && table[data.code]) return table[data.code];
+    // an English sentence from the server is shown as it is on the English page only
+    if (here === "en" && "detail" in data) return describeDetail(data.detail);
+  }
+  const table = FALLBACK[here];
+  return table[status] || table[Math.floor(status / 100) * 100] || table[422];
+}
 
 export class ApiError extends Error {
-  constructor(status, detail) {
-    super(detail);
+  constructor(status, detail, data = null) {
+    super(errorText(status, data));
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
+    this.data = data;
+    this.code = data && typeof data === "object" ? data.code || null : null;
   }
 }
 
@@ -35,7 +89,7 @@ export async function request(method, path, body, headers = {}) {
   try {
     response = await fetch(path, init);
   } catch (error) {
-    throw new ApiError(0, `the server cannot be reached (${error.message}); is "kaisa play" running?`);
+    throw new ApiError(0, `the server cannot be reached (${error.message})`);
   }
   const text = await response.text();
   let data = null;
@@ -48,7 +102,7 @@ export async function request(method, path, body, headers = {}) {
   }
   if (!response.ok) {
     const detail = data && typeof data === "object" && "detail" in data ? describeDetail(data.detail) : String(data || response.statusText);
-    throw new ApiError(response.status, `${response.status}: ${detail}`);
+    throw new ApiError(response.status, detail, data && typeof data === "object" ? data : { detail });
   }
   return data;
 }
@@ -69,6 +123,9 @@ export const api = {
   computer: (id) => request("POST", `/api/matches/${id}/computer`),
   takeBreak: (id, cueBall, seconds) => request("POST", `/api/matches/${id}/break`, { cue_ball: cueBall, seconds }),
   undo: (id) => request("POST", `/api/matches/${id}/undo`),
+  aim: (id, call, stroke) => request("POST", `/api/matches/${id}/aim`, { call, stroke }),
+  preview: (id, call, stroke) => request("POST", `/api/matches/${id}/preview`, { call, stroke }),
+  studyAim: (body) => request("POST", "/api/study/aim", body),
   studyShot: (body) => request("POST", "/api/study/shot", body),
   advise: (body) => request("POST", "/api/study/advise", body),
 };

@@ -7,6 +7,9 @@ import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./
 import { applyLabels, lang, levelDescription, levelName, onLangChange, serverText, setLang, setPlayerKinds, t } from "./i18n.js";
 import * as placement from "./placement.js";
 import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
+import { fmtDecimal } from "./controls.js";
+import * as aids from "./aim.js";
+import * as sound from "./sound.js";
 import { BALL_IDS, TableView, degrees, dist } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -74,14 +77,37 @@ const lightOf = placement.lightOf;
 
 // --- layout ------------------------------------------------------------------------------------------------
 
+/** Size the table to the screen. Phones: the table on top, short enough that the controls follow. Wide screens
+ * (>= 1180 px): the table on its side with the scoreboard and ruling under it when that makes it larger,
+ * else upright with them in a column beside it; the controls in a column on the right either way. */
 function fitTable() {
   if (!app.view) return;
   const wrap = $("table-wrap");
+  const screen = $("screen-table");
   const top = document.querySelector(".topbar").offsetHeight;
-  const narrow = window.innerWidth < 820;
-  const maxW = Math.max(200, wrap.clientWidth - 8);
-  const maxH = Math.max(300, window.innerHeight - top - (narrow ? 12 : 20));
-  app.view.fit(maxW, maxH);
+  const g = app.view.geo;
+  const frame = 0.27; // m of frame around the bed, both sides together
+  const wide = window.innerWidth >= 1180;
+  if (!wide) {
+    screen.classList.remove("lying", "upright");
+    const narrow = window.innerWidth < 820;
+    const maxW = Math.max(200, wrap.clientWidth - 8);
+    // a phone keeps the table short enough that the stroke controls and Shoot follow right below it
+    const maxH = Math.max(260, window.innerHeight - top - (narrow ? 250 : 20));
+    app.view.fit(maxW, maxH, false);
+  } else {
+    const availW = window.innerWidth - 410 - 3 * 16 - 30;
+    const availH = window.innerHeight - top - 24;
+    const lying = Math.min(availW / (g.L + frame), (availH - 170) / (g.W + frame));
+    const upright = Math.min((availW - 320) / (g.W + frame), availH / (g.L + frame));
+    const landscape = lying >= upright;
+    screen.classList.toggle("lying", landscape);
+    screen.classList.toggle("upright", !landscape);
+    if (landscape) app.view.fit(availW, availH - 170, true);
+    else app.view.fit(availW - 320, availH, false);
+    const height = app.view.canvas.getBoundingClientRect().height;
+    screen.style.setProperty("--table-h", `${Math.round(height)}px`);
+  }
   app.stroke.drawTip();
 }
 
@@ -101,6 +127,16 @@ function showPanels({ call = false, stroke = false, shoot = false, study = false
 
 // --- the canvas: dragging, aiming, clicking --------------------------------------------------------------
 
+/** The aim the pointer works on: the cue ball and the direction drawn (null when nothing is being aimed). */
+function currentAim() {
+  const aims = (app.view.overlay && app.view.overlay.aims) || [];
+  const aim = aims.find((a) => !a.faint);
+  return aim || null;
+}
+
+/** Drags on the table: a draggable ball moves; from the cue ball pulls back the cue (power); near the aim
+ * line turns the aim finely (0.02° a pixel, Shift 0.002°: the sensitivity falls near the aim); elsewhere the
+ * aim points at the pointer. A click calls a ball or a pocket. */
 function installPointer(canvas) {
   let gesture = null;
   canvas.addEventListener("pointerdown", (event) => {
@@ -110,6 +146,24 @@ function installPointer(canvas) {
     const ball = mode.draggableAt ? mode.draggableAt(p) : null;
     const origin = ball ? app.view.balls[ball] : null;
     gesture = { ball, start: [event.clientX, event.clientY], moved: false, offset: origin ? [origin[0] - p[0], origin[1] - p[1]] : [0, 0] };
+    const aim = ball ? null : currentAim();
+    if (aim && mode.aimAt) {
+      const g = app.view.geo;
+      const scale = app.view.scale;
+      const d = [Math.cos((aim.direction * Math.PI) / 180), Math.sin((aim.direction * Math.PI) / 180)];
+      const rel = [p[0] - aim.from[0], p[1] - aim.from[1]];
+      const along = rel[0] * d[0] + rel[1] * d[1];
+      const across = Math.abs(rel[0] * d[1] - rel[1] * d[0]);
+      if (Math.hypot(rel[0], rel[1]) < g.R * 2.2 || (along < 0 && across * scale < 22)) {
+        gesture.kind = "pull"; // from the cue ball, or on the cue behind it
+        gesture.aim = aim;
+      } else if (along > 0 && across * scale < 18) {
+        gesture.kind = "fine";
+        gesture.aim = aim;
+        gesture.direction = aim.direction;
+        gesture.point = p;
+      }
+    }
     if (ball) app.view.overlay.dragging = ball;
     canvas.setPointerCapture(event.pointerId);
     event.preventDefault();
@@ -120,7 +174,22 @@ function installPointer(canvas) {
     gesture.moved = true;
     const p = app.view.eventPoint(event);
     if (gesture.ball) app.mode.dragTo(gesture.ball, [p[0] + gesture.offset[0], p[1] + gesture.offset[1]]);
-    else if (app.mode.aimAt) app.mode.aimAt(p);
+    else if (gesture.kind === "pull") {
+      // power from how far the cue is pulled back behind the cue ball: 0.5 m of pull is full power
+      const a = gesture.aim;
+      const d = [Math.cos((a.direction * Math.PI) / 180), Math.sin((a.direction * Math.PI) / 180)];
+      const back = -((p[0] - a.from[0]) * d[0] + (p[1] - a.from[1]) * d[1]);
+      const speed = Math.max(0.1, Math.min(8, (Math.max(0, back) / 0.5) * 8));
+      app.stroke.set({ speed: Math.round(speed * 20) / 20 });
+      app.view.overlay.pull = { speed: app.stroke.value.speed };
+    } else if (gesture.kind === "fine") {
+      const a = gesture.aim;
+      const n = [-Math.sin((gesture.direction * Math.PI) / 180), Math.cos((gesture.direction * Math.PI) / 180)];
+      const moved = ((p[0] - gesture.point[0]) * n[0] + (p[1] - gesture.point[1]) * n[1]) * app.view.scale;
+      const gain = event.shiftKey ? 0.002 : 0.02;
+      app.stroke.set({ direction: normaliseDirection(gesture.direction + moved * gain) });
+      void a;
+    } else if (app.mode.aimAt) app.mode.aimAt(p);
   });
   const end = (event) => {
     if (!gesture || !app.mode) return;
@@ -128,6 +197,8 @@ function installPointer(canvas) {
     const g = gesture;
     gesture = null;
     app.view.overlay.dragging = null;
+    app.view.overlay.pull = null;
+    if (!g.moved && g.kind === "pull") return app.view.draw();
     if (!g.moved && app.mode.click) app.mode.click(p, g.ball);
     else if (g.ball && app.mode.dragEnd) app.mode.dragEnd(g.ball);
     app.view.draw();
@@ -160,13 +231,47 @@ function aimFrom(origin, p) {
   app.stroke.set({ direction: normaliseDirection(degrees(Math.atan2(p[1] - origin[1], p[0] - origin[0]))) });
 }
 
-function aimAtCall(cueId, cue, balls) {
+/** "Aim at the called pot": first the ghost-ball aim at once, then the centre of the window of directions
+ * that pots the call with the physics (`ask(call, stroke)` is the match's or the study table's aim request);
+ * the speed is kept unless it pots in no direction, then the helper's speed is taken. */
+async function aimAtCall(mode, cue, balls, ask) {
+  const status = $("aim-status");
   const c = app.call.current();
   if (!c.ball || !c.pocket || !balls[c.ball] || !cue) {
     showMessage(t("stroke.aimNeedsCall"), "info");
     return;
   }
   app.stroke.set({ direction: normaliseDirection(app.view.geo.ghostAim(cue, balls[c.ball], c.pocket)) });
+  const resolved = await app.call.resolve();
+  if (resolved.error || !resolved.call) {
+    showMessage(resolved.error || t("stroke.aimNeedsCall"), "error");
+    return;
+  }
+  const seq = (app.aimSeq = (app.aimSeq || 0) + 1);
+  status.dataset.state = "working";
+  status.textContent = t("aim.searching");
+  mode.aiming = true;
+  mode.render();
+  try {
+    const stroke = mode.strokeNow();
+    const answer = await ask(resolved.call, stroke);
+    if (seq !== app.aimSeq || !mode.alive()) return;
+    app.stroke.set({ direction: normaliseDirection(answer.direction), speed: answer.speed });
+    status.textContent = t("aim.window", { width: fmtNum(answer.width, 2), speed: fmtNum(answer.speed, 2) });
+    status.dataset.state = "ok";
+  } catch (error) {
+    if (seq !== app.aimSeq) return;
+    status.textContent = error.message;
+    status.dataset.state = "none";
+  } finally {
+    mode.aiming = false;
+    if (mode.alive()) mode.render();
+  }
+}
+
+/** A number in the page's language: decimal comma in Finnish. */
+function fmtNum(x, digits) {
+  return fmtDecimal(x, digits);
 }
 
 // --- rulings ------------------------------------------------------------------------------------------------
@@ -193,6 +298,7 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
     target.append(box);
   }
   const ruling = outcome.ruling;
+  target.dataset.legalPot = ruling ? String(Boolean(ruling.legal_pot)) : "";
   if (ruling) {
     if (who || call !== undefined) {
       const line = [];
@@ -211,7 +317,7 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
       { class: "summary", "data-testid": "ruling-summary" },
       el("strong", {}, t("ruling.points", { points: fmtPoints(ruling.points) })),
       " · ",
-      ruling.turn_passes ? t("ruling.passes") : t("ruling.continues"),
+      ruling.game_over ? t("ruling.gameOver") : ruling.turn_passes ? t("ruling.passes") : t("ruling.continues"),
     );
     if (reveal) {
       for (const item of items) {
@@ -337,7 +443,9 @@ class MatchMode {
     this.turnKey = key;
     this.lastPhase = this.syncedPhase;
     this.syncedPhase = v.phase;
-    this.turnStart = performance.now();
+    const afterBreak = v.last_action && v.last_action.kind === "break" && this.thoughtBeforeBreak != null;
+    this.turnStart = performance.now() - (afterBreak ? this.thoughtBeforeBreak * 1000 : 0);
+    this.thoughtBeforeBreak = null;
     const g = geo();
     const balls = v.position.balls;
     if (v.phase === "lag" || v.phase === "shootout-lag") {
@@ -398,7 +506,7 @@ class MatchMode {
     const busy = this.busy();
     const playing = v.phase === "play" || v.phase === "shootout";
     const lagging = v.phase === "lag" || v.phase === "shootout-lag";
-    renderScoreboard(v, { liveSeconds: human && playing ? (performance.now() - this.turnStart) / 1000 : 0 });
+    renderScoreboard(v, { liveSeconds: human && playing ? this.thinkingSeconds() : 0 });
     showPanels({
       call: human && playing,
       stroke: human && (playing || (lagging && this.lagActive !== null)),
@@ -410,12 +518,13 @@ class MatchMode {
     shoot.disabled = busy || this.breakStart !== null;
     const undo = $("undo");
     undo.hidden = !v.can_undo || !v.players.some((p) => p.kind === "human");
+    undo.textContent = this.undoLabel();
     undo.disabled = busy;
     const brk = $("take-break");
     const myBall = this.breakBall();
     brk.hidden = !(v.clock.mode === "wall" && v.phase === "play" && human && myBall && !(myBall in (v.clock.breaks || {})) && this.breakStart === null);
     brk.disabled = busy;
-    $("aim-call").disabled = busy;
+    $("aim-call").disabled = busy || this.aiming || aids.level() === "none";
 
     // the table
     const balls = this.tableBalls();
@@ -445,8 +554,9 @@ class MatchMode {
         overlay.draggable = [v.shooter];
         overlay.legal = lightOf(area("hand", v.position.balls, v.shooter));
       }
-      if (cue) overlay.aims = [{ from: cue, ball: v.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed }];
       const c = app.call.current();
+      if (cue) overlay.aims = [{ from: cue, ball: v.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c }];
+      overlay.preview = aids.previewFor(this);
       overlay.callBall = c.ball;
       overlay.callPocket = c.pocket;
     }
@@ -486,6 +596,8 @@ class MatchMode {
       text = t("clock.breakRunning", { time: fmtClock((performance.now() - this.breakStart) / 1000) });
     } else if (v.phase === "over") {
       text = t("match.overPrompt");
+    } else if (this.playing) {
+      text = "";
     } else if (v.computer_to_move) {
       const i = v.to_move === null ? 0 : v.to_move;
       text = t("match.thinking", { name: names[i] });
@@ -547,13 +659,30 @@ class MatchMode {
     box.replaceChildren();
     if (!this.log.length) return;
     box.append(el("h3", {}, t("log.title")));
-    const list = el("ol", { class: "log-items", reversed: true });
-    for (const item of this.log.slice(-12).reverse()) {
+    // every stroke, numbered from the first, newest on top (the list scrolls)
+    const list = el("ol", { class: "log-items", reversed: true, start: String(this.log.length) });
+    for (const item of this.log.slice().reverse()) {
       list.append(
         el("li", { "data-testid": "log-item" }, ballChip(item.ball), ` ${item.call ?? t("ruling.noCall")} `, el("span", { class: item.points < 0 ? "neg" : item.points > 0 ? "pos" : "" }, fmtPoints(item.points)), item.passes ? " ⇄" : ""),
       );
     }
     box.append(list);
+  }
+
+  /** What Undo takes back: the last person's stroke and the computer's strokes after it. */
+  undoLabel() {
+    const v = this.data;
+    let computer = 0;
+    for (let i = this.log.length - 1; i >= 0; i--) {
+      const seat = v.players.findIndex((p) => p.cue_ball === this.log[i].ball);
+      if (seat >= 0 && !this.isHuman(seat)) {
+        computer++;
+        continue;
+      }
+      const call = this.log[i].call ?? t("ruling.noCall");
+      return computer ? t("match.undoStrokeAnd", { call, n: computer }) : t("match.undoStroke", { call });
+    }
+    return t("match.undo");
   }
 
   addLog(action, outcome, render = true) {
@@ -638,7 +767,26 @@ class MatchMode {
 
   aimCall() {
     const v = this.data;
-    aimAtCall(v.shooter, this.cuePosition(), this.tableBalls());
+    aimAtCall(this, this.cuePosition(), this.tableBalls(), (call, stroke) => api.aim(this.id, call, stroke));
+  }
+
+  /** The stroke as set now, with its place when the cue ball is in hand. */
+  strokeNow() {
+    const v = this.data;
+    const stroke = app.stroke.stroke(v.shooter);
+    if (v.from_hand) stroke.place = this.place;
+    return stroke;
+  }
+
+  /** The full aiming aid's preview: the stroke as it would play now (no noise), ruled, not recorded. */
+  previewRequest() {
+    const v = this.data;
+    if (!v || !this.humanToMove() || !(v.phase === "play" || v.phase === "shootout")) return null;
+    const cue = this.cuePosition();
+    if (!cue) return null;
+    const text = app.call.current().text || null;
+    const stroke = this.strokeNow();
+    return { key: JSON.stringify([v.actions, text, stroke]), send: () => api.preview(this.id, text, stroke) };
   }
 
   // --- actions ---
@@ -665,7 +813,7 @@ class MatchMode {
     }
     const stroke = app.stroke.stroke(v.shooter);
     if (v.from_hand) stroke.place = this.place;
-    const seconds = v.clock.mode === "wall" ? Math.min(3600, (performance.now() - this.turnStart) / 1000) : null;
+    const seconds = v.clock.mode === "wall" ? Math.min(3600, this.thinkingSeconds()) : null;
     await this.act(() => api.shot(this.id, resolved.call, stroke, seconds), { call: resolved.call });
   }
 
@@ -692,13 +840,43 @@ class MatchMode {
   async playOut(played, context = {}) {
     const before = this.data;
     const outcome = played.outcome;
+    const action = played.action;
     this.working = true;
+    this.playing = true; // "thinking" is over: the answer is here
+    $("ruling").replaceChildren(); // the last ruling goes at the strike
+    aids.clearPreview();
+    $("aim-status").textContent = "";
     this.render();
+    const mover = before.to_move;
+    const computerShot = action.kind === "shot" && mover !== null && mover !== undefined && !this.isHuman(mover);
+    if (computerShot && action.stroke) {
+      // the computer's placement from hand and its aim, shown before its stroke
+      const stroke = action.stroke;
+      const balls = { ...before.position.balls };
+      if (stroke.place) balls[stroke.ball] = stroke.place;
+      app.view.balls = balls;
+      app.view.overlay = {
+        aims: balls[stroke.ball] ? [{ from: balls[stroke.ball], ball: stroke.ball, direction: stroke.direction, speed: stroke.speed, aids: "line" }] : [],
+        callBall: action.call ? calledBall(action.call) : null,
+        callPocket: action.call ? action.call.trim().split(/\s+/).pop() : null,
+        placed: stroke.place ? stroke.ball : null,
+      };
+      app.view.draw();
+      await sleep((stroke.place ? 900 : 500) / animSpeed());
+      if (!this.alive()) return;
+    }
     if (outcome.records && outcome.records.length) {
       app.view.overlay = { callBall: app.view.overlay.callBall, callPocket: app.view.overlay.callPocket };
+      sound.playEvents(outcome.records, animSpeed());
       await app.view.animate(outcome.records, animSpeed());
     }
     if (!this.alive()) return;
+    if (outcome.ruling && outcome.ruling.position) {
+      // respotted balls and cue balls taken in hand as the balls settle, with the ruling
+      app.view.balls = { ...outcome.ruling.position.balls };
+      app.view.overlay = { respotted: Object.keys(outcome.ruling.respots || {}) };
+      app.view.draw();
+    }
     const call = played.action.kind === "shot" ? played.action.call : context.call;
     this.entry = {
       outcome,
@@ -712,8 +890,10 @@ class MatchMode {
     await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive() });
     if (!this.alive()) return;
     this.working = false;
+    this.playing = false;
     this.turnKey = null;
     this.update(played.match);
+    if (played.match.phase === "over" && before.phase !== "over") showSummary(this);
   }
 
   async resync() {
@@ -776,6 +956,13 @@ class MatchMode {
     }
   }
 
+  /** Seconds the person at the table has thought in this turn: the clock stands during a break, and the
+   * time thought before the break still counts after it (the break is an action of its own). */
+  thinkingSeconds() {
+    if (this.breakStart !== null) return (this.breakStart - this.turnStart) / 1000;
+    return (performance.now() - this.turnStart) / 1000;
+  }
+
   startBreak() {
     this.breakStart = performance.now();
     this.render();
@@ -784,6 +971,7 @@ class MatchMode {
   async endBreak() {
     const seconds = Math.min(300, Math.max(1, (performance.now() - this.breakStart) / 1000));
     const ball = this.breakBall();
+    this.thoughtBeforeBreak = this.thinkingSeconds();
     this.breakStart = null;
     await this.act(() => api.takeBreak(this.id, ball, Math.round(seconds * 10) / 10));
   }
@@ -793,7 +981,7 @@ class MatchMode {
     if (!v) return;
     if (this.breakStart !== null) this.renderPrompt();
     if (v.clock.mode === "wall" && this.humanToMove() && (v.phase === "play" || v.phase === "shootout") && !this.working) {
-      renderClock(v, (performance.now() - this.turnStart) / 1000);
+      renderClock(v, this.thinkingSeconds());
     }
   }
 
@@ -818,7 +1006,8 @@ function renderScoreboard(v, { liveSeconds = 0 } = {}) {
   v.players.forEach((p, i) => {
     const ball = p.cue_ball;
     const atTable = Boolean(ball && playing && v.shooter === ball);
-    const score = ball ? v.scores[ball] : 0;
+    // a finished match shows the recorded result (a winner's 65 is recorded 60)
+    const score = ball ? (v.result && v.result.recorded ? v.result.recorded[ball] : v.scores[ball]) : 0;
     const card = el(
       "div",
       { class: `player${atTable ? " at-table" : ""}`, "data-testid": `player-${i}`, dataset: { ball: ball || "" } },
@@ -1043,7 +1232,10 @@ class ReplayMode {
     const before = this.viewAt(i - 1);
     app.view.balls = { ...before.position.balls };
     app.view.overlay = {};
-    if (played.outcome.records && played.outcome.records.length) await app.view.animate(played.outcome.records, animSpeed());
+    if (played.outcome.records && played.outcome.records.length) {
+      sound.playEvents(played.outcome.records, animSpeed());
+      await app.view.animate(played.outcome.records, animSpeed());
+    }
     if (!this.alive()) return false;
     this.index = i;
     const a = this.actions[i];
@@ -1176,7 +1368,8 @@ class StudyMode {
       const cue = this.position[this.shooter];
       app.view.overlay = {
         draggable: Object.keys(this.position),
-        aims: cue && !this.advice.length ? [{ from: cue, ball: this.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed }] : [],
+        aims: cue && !this.advice.length ? [{ from: cue, ball: this.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c }] : [],
+        preview: this.advice.length ? null : aids.previewFor(this),
         advice: this.advice,
         callBall: c.ball,
         callPocket: c.pocket,
@@ -1246,7 +1439,26 @@ class StudyMode {
   }
 
   aimCall() {
-    aimAtCall(this.shooter, this.position[this.shooter], this.position);
+    const state = this.gameState();
+    aimAtCall(this, this.position[this.shooter], this.position, (call, stroke) =>
+      api.studyAim({ position: { balls: this.position }, state, call, stroke }),
+    );
+  }
+
+  strokeNow() {
+    return app.stroke.stroke(this.shooter);
+  }
+
+  gameState() {
+    return { shooter: this.shooter };
+  }
+
+  previewRequest() {
+    if (!this.position[this.shooter]) return null;
+    const text = app.call.current().text || null;
+    const stroke = this.strokeNow();
+    const body = { position: { balls: this.position }, stroke, call: text, state: this.gameState() };
+    return { key: JSON.stringify(body), send: () => api.studyShot(body) };
   }
 
   setShooter(ball) {
@@ -1286,6 +1498,8 @@ class StudyMode {
     }
     if (!this.alive()) return;
     this.advice = [];
+    aids.clearPreview();
+    sound.playEvents([answer.record], animSpeed());
     await app.view.animate([answer.record], animSpeed());
     if (!this.alive()) return;
     this.before = { ...this.position };
@@ -1531,18 +1745,123 @@ function wire() {
     );
   });
 
-  document.addEventListener("keydown", (event) => {
-    const tag = (event.target && event.target.tagName) || "";
-    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || !app.mode || !app.stroke) return;
-    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
-      const step = (event.shiftKey ? 1 : 0.1) * (event.key === "ArrowLeft" ? 1 : -1);
-      app.stroke.set({ direction: normaliseDirection(app.stroke.value.direction + step) });
-      event.preventDefault();
-    }
+  document.addEventListener("keydown", onKey);
+  $("aids").value = aids.level();
+  $("aids").addEventListener("change", (e) => {
+    aids.setLevel(e.target.value);
+    if (app.mode && app.mode.render) app.mode.render();
   });
+  const soundButton = $("sound-toggle");
+  const showSound = () => {
+    soundButton.setAttribute("aria-pressed", String(sound.isOn()));
+    soundButton.textContent = sound.isOn() ? `♪ ${t("sound.on")}` : t("sound.off");
+  };
+  soundButton.addEventListener("click", () => {
+    sound.setOn(!sound.isOn());
+    showSound();
+  });
+  onLangChange(showSound);
+  showSound();
+  app.showSound = showSound;
+  $("help-open").addEventListener("click", () => toggleHelp(true));
+  $("help-close").addEventListener("click", () => toggleHelp(false));
+  $("summary-close").addEventListener("click", () => show("summary", false));
   window.addEventListener("resize", fitTable);
   window.addEventListener("hashchange", route);
   setInterval(() => app.mode && app.mode.tick && app.mode.tick(), 1000);
+}
+
+function toggleHelp(open) {
+  const help = $("help");
+  help.hidden = open === undefined ? !help.hidden : !open;
+  if (!help.hidden) $("help-close").focus();
+}
+
+/** The keys of the table: arrows aim (Shift fine, Alt coarse) and set the power, Space or Enter shoots. */
+function onKey(event) {
+  const tag = (event.target && event.target.tagName) || "";
+  if (event.key === "Escape") {
+    show("help", false);
+    show("summary", false);
+    return;
+  }
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || !app.mode || !app.stroke) return;
+  if (event.ctrlKey || event.metaKey) return;
+  if (event.key === "?") {
+    toggleHelp();
+    event.preventDefault();
+    return;
+  }
+  if (document.body.dataset.screen !== "table" || !$("help").hidden || !$("summary").hidden) return;
+  const v = app.stroke.value;
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    const step = (event.shiftKey ? 0.01 : event.altKey ? 1 : 0.1) * (event.key === "ArrowLeft" ? 1 : -1);
+    app.stroke.set({ direction: normaliseDirection(v.direction + step) });
+    event.preventDefault();
+  } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+    const step = (event.shiftKey ? 0.01 : 0.05) * (event.key === "ArrowUp" ? 1 : -1);
+    app.stroke.set({ speed: Math.round((v.speed + step) * 100) / 100 });
+    event.preventDefault();
+  } else if ((event.key === " " || event.key === "Enter") && tag !== "BUTTON" && tag !== "A") {
+    const shoot = $("shoot");
+    if (!shoot.hidden && !shoot.disabled && !$("shoot-row").hidden && app.mode.shoot) app.mode.shoot();
+    event.preventDefault();
+  } else if (event.key === "a" || event.key === "A") {
+    if (app.mode.aimCall && !$("aim-call").disabled && !$("call-controls").hidden) app.mode.aimCall();
+  } else if (event.key === "m" || event.key === "M") {
+    sound.setOn(!sound.isOn());
+    if (app.showSound) app.showSound();
+  }
+}
+
+/** The end of a match: the result with names, and each player's innings, best run, pots and fouls. */
+async function showSummary(mode) {
+  const v = mode.data;
+  if (!v || !v.result) return;
+  let actions = [];
+  try {
+    actions = await api.actions(mode.id);
+  } catch {
+    actions = [];
+  }
+  if (!mode.alive()) return;
+  const r = v.result;
+  const winner = v.players.find((p) => p.cue_ball === r.winner);
+  $("summary-title").textContent = t("summary.title", { name: winner ? winner.name : r.winner });
+  const stats = v.players.map(() => ({ strokes: 0, pots: 0, fouls: 0, best: 0, run: 0 }));
+  for (const a of actions) {
+    const ruling = a.outcome && a.outcome.ruling;
+    if (a.action.kind !== "shot" || !ruling) continue;
+    const seat = v.players.findIndex((p) => p.cue_ball === ruling.shooter);
+    if (seat < 0) continue;
+    const s = stats[seat];
+    s.strokes++;
+    if (ruling.legal_pot) s.pots++;
+    if (ruling.fouls.length) s.fouls++;
+    s.run += Math.max(0, ruling.points);
+    s.best = Math.max(s.best, s.run);
+    if (ruling.turn_passes) s.run = 0;
+  }
+  const rows = [
+    ["summary.player", (p) => p.name],
+    ["summary.points", (p) => String(p.cue_ball ? r.recorded[p.cue_ball] : 0)],
+    ["summary.innings", (p) => String(p.cue_ball ? v.innings[p.cue_ball] : 0)],
+    ["summary.bestRun", (_p, i) => String(stats[i].best)],
+    ["summary.pots", (_p, i) => (stats[i].strokes ? `${stats[i].pots}/${stats[i].strokes} (${Math.round((100 * stats[i].pots) / stats[i].strokes)} %)` : "0")],
+    ["summary.fouls", (p, i) => String(p.cue_ball ? v.fouls[p.cue_ball] || stats[i].fouls : stats[i].fouls)],
+  ];
+  $("summary-rows").replaceChildren(
+    ...rows.map(([key, of]) => el("tr", {}, el("th", {}, t(key)), ...v.players.map((p, i) => el("td", { "data-testid": `summary-${key.split(".")[1]}-${i}` }, of(p, i))))),
+  );
+  $("summary-rematch").onclick = () => {
+    show("summary", false);
+    createMatch(v.players.map((p) => ({ name: p.name, kind: p.kind })), v.clock.mode === "wall", null);
+  };
+  $("summary-replay").onclick = () => {
+    show("summary", false);
+    location.hash = `#/replay/${mode.id}`;
+  };
+  show("summary", true);
 }
 
 async function main() {
@@ -1563,6 +1882,7 @@ async function main() {
   installPointer(app.view.canvas);
   // for tests and the console: where a table point (metres) is in the window
   window.kaisa = {
+    table: app.table,
     toClient(p) {
       const rect = app.view.canvas.getBoundingClientRect();
       const [x, y] = app.view.toPx(p);

@@ -1,16 +1,24 @@
 // The stroke controls (direction, power, cue-tip offset, elevation) and the call builder.
 
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { POCKET_IDS } from "./table.js";
 
 export const MAX_TIP = 0.5; // fractions of the ball radius: sqrt(side² + follow²) <= 0.5
 const $ = (id) => document.getElementById(id);
 
+export const MAX_SPEED = 8; // m/s
+
 export function normaliseDirection(d) {
   let x = ((d % 360) + 360) % 360;
   if (x > 180) x -= 360;
-  return Math.round(x * 1000) / 1000;
+  return Math.round(x * 10000) / 10000;
+}
+
+/** `x` with `digits` decimals in the page's language (a decimal comma in Finnish). */
+export function fmtDecimal(x, digits = 2) {
+  const text = Number(x).toFixed(digits);
+  return lang() === "fi" ? text.replace(".", ",").replace("-", "−") : text;
 }
 
 export class StrokeControls {
@@ -32,6 +40,26 @@ export class StrokeControls {
       button.addEventListener("click", () => this.set({ direction: normaliseDirection(this.value.direction + Number(button.dataset.nudge)) }));
     }
     this.speed.addEventListener("input", () => this.set({ speed: Number(this.speed.value) }));
+    // the power bar: press and pull down (or up) along it; the fill and m/s follow the finger
+    this.powerBar = $("power-bar");
+    this.powerFill = $("power-fill");
+    this.powerText = $("power-text");
+    let pulling = false;
+    const powerAt = (event) => {
+      const rect = this.powerBar.getBoundingClientRect();
+      const f = Math.min(1, Math.max(0, (event.clientX - rect.left) / rect.width));
+      this.set({ speed: Math.round((0.1 + f * (MAX_SPEED - 0.1)) * 20) / 20 });
+    };
+    this.powerBar.addEventListener("pointerdown", (event) => {
+      pulling = true;
+      this.powerBar.setPointerCapture(event.pointerId);
+      powerAt(event);
+      event.preventDefault();
+    });
+    this.powerBar.addEventListener("pointermove", (event) => pulling && powerAt(event));
+    this.powerBar.addEventListener("pointerup", () => {
+      pulling = false;
+    });
     this.elevation.addEventListener("input", () => this.set({ elevation: Number(this.elevation.value) }));
     $("tip-centre").addEventListener("click", () => this.set({ side: 0, follow: 0 }));
     let dragging = false;
@@ -67,7 +95,7 @@ export class StrokeControls {
       v.side = (v.side / m) * MAX_TIP;
       v.follow = (v.follow / m) * MAX_TIP;
     }
-    v.speed = Math.min(8, Math.max(0.1, v.speed));
+    v.speed = Math.min(MAX_SPEED, Math.max(0.1, v.speed));
     v.elevation = Math.min(60, Math.max(0, v.elevation));
     this.render();
     if (!silent && this.onChange) this.onChange(v);
@@ -82,11 +110,14 @@ export class StrokeControls {
     const v = this.value;
     if (document.activeElement !== this.direction) this.direction.value = v.direction.toFixed(2);
     this.speed.value = String(v.speed);
-    this.speedOut.textContent = `${v.speed.toFixed(2)} m/s`;
+    this.speedOut.textContent = `${fmtDecimal(v.speed, 2)} m/s`;
+    this.powerFill.style.width = `${((v.speed - 0.1) / (MAX_SPEED - 0.1)) * 100}%`;
+    this.powerText.textContent = `${fmtDecimal(v.speed, 2)} m/s`;
+    this.powerBar.setAttribute("aria-valuenow", String(v.speed));
     this.elevation.value = String(v.elevation);
     this.elevationOut.textContent = `${v.elevation.toFixed(0)}°`;
-    const follow = v.follow >= 0 ? `${t("stroke.follow")} ${v.follow.toFixed(2)}` : `${t("stroke.draw")} ${(-v.follow).toFixed(2)}`;
-    this.tipOut.textContent = `${t("stroke.side")} ${v.side.toFixed(2)} · ${follow}`;
+    const follow = v.follow >= 0 ? `${t("stroke.follow")} ${fmtDecimal(v.follow, 2)}` : `${t("stroke.draw")} ${fmtDecimal(-v.follow, 2)}`;
+    this.tipOut.textContent = `${t("stroke.side")} ${fmtDecimal(v.side, 2)} · ${follow}`;
     this.tip.dataset.side = String(v.side);
     this.tip.dataset.follow = String(v.follow);
     this.drawTip();

@@ -10,6 +10,7 @@ const MARGIN = CUSHION + WOOD;
 const BALL_COLOURS = { W1: "#f6f1e2", W2: "#f6f1e2", R1: "#c3262c", R2: "#c3262c", K: "#f1bf1c" };
 export const BALL_IDS = ["W1", "W2", "R1", "R2", "K"];
 export const POCKET_IDS = ["HL", "HR", "ML", "MR", "FL", "FR"];
+const POCKET_REACH = 0.045; // m: an object ball whose line passes this near a pocket's mouth is drawn going in
 const ADVICE_COLOURS = ["#ffe066", "#74c0fc", "#ff8787", "#b197fc", "#8ce99a", "#ffa94d"];
 
 export function degrees(rad) {
@@ -164,6 +165,7 @@ export class TableView {
     this.overlay = {};
     this.scale = 100;
     this.dpr = 1;
+    this.landscape = false; // wide screens lay the table on its side, the head string on the left
     this.animating = false;
     this._skip = false;
     this.canvas.dataset.animating = "false";
@@ -173,10 +175,11 @@ export class TableView {
   // --- sizing and transforms ------------------------------------------------------------------------
 
   /** Fit the table into `box` (CSS pixels) and make the backing store crisp on high-DPI screens. */
-  fit(maxWidth, maxHeight) {
+  fit(maxWidth, maxHeight, landscape = false) {
     const g = this.geo;
-    const totalW = g.W + 2 * MARGIN;
-    const totalH = g.L + 2 * MARGIN;
+    this.landscape = landscape;
+    const totalW = (landscape ? g.L : g.W) + 2 * MARGIN;
+    const totalH = (landscape ? g.W : g.L) + 2 * MARGIN;
     const s = Math.max(40, Math.min(maxWidth / totalW, maxHeight / totalH));
     this.scale = s;
     this.dpr = window.devicePixelRatio || 1;
@@ -191,11 +194,13 @@ export class TableView {
 
   /** Table metres -> CSS pixels in the canvas. */
   toPx(p) {
+    if (this.landscape) return [(MARGIN + p[1]) * this.scale, (MARGIN + p[0]) * this.scale];
     return [(MARGIN + p[0]) * this.scale, (MARGIN + this.geo.L - p[1]) * this.scale];
   }
 
   /** CSS pixels in the canvas -> table metres. */
   toTable(px, py) {
+    if (this.landscape) return [py / this.scale - MARGIN, px / this.scale - MARGIN];
     return [px / this.scale - MARGIN, this.geo.L + MARGIN - py / this.scale];
   }
 
@@ -206,7 +211,38 @@ export class TableView {
 
   _metres() {
     const k = this.dpr * this.scale;
-    this.ctx.setTransform(k, 0, 0, -k, k * MARGIN, k * (MARGIN + this.geo.L));
+    if (this.landscape) this.ctx.setTransform(0, k, k, 0, k * MARGIN, k * MARGIN);
+    else this.ctx.setTransform(k, 0, 0, -k, k * MARGIN, k * (MARGIN + this.geo.L));
+  }
+
+  /** Draw in metres around `centre` magnified `zoom` times, into the CSS-pixel circle at `at` of radius `r`. */
+  _zoomed(centre, zoom, at, r, paint) {
+    const ctx = this.ctx;
+    ctx.save();
+    this._pixels();
+    ctx.beginPath();
+    ctx.arc(at[0], at[1], r, 0, 2 * Math.PI);
+    ctx.fillStyle = "#23874f";
+    ctx.fill();
+    ctx.clip();
+    const k = this.dpr * this.scale * zoom;
+    const [cx, cy] = this.toPx(centre);
+    // the same orientation as the table, centre moved to `at`
+    const base = this.landscape ? [0, k, k, 0] : [k, 0, 0, -k];
+    const e = this.dpr * at[0] - (base[0] * centre[0] + base[2] * centre[1]);
+    const f = this.dpr * at[1] - (base[1] * centre[0] + base[3] * centre[1]);
+    void cx;
+    void cy;
+    ctx.setTransform(base[0], base[1], base[2], base[3], e, f);
+    paint(1 / (this.scale * zoom));
+    ctx.restore();
+    this._pixels();
+    ctx.strokeStyle = "rgba(255,255,255,0.9)";
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.arc(at[0], at[1], r, 0, 2 * Math.PI);
+    ctx.stroke();
+    this._metres();
   }
 
   _pixels() {
@@ -251,8 +287,21 @@ export class TableView {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
     this._metres();
-    const px = 1 / this.scale; // one CSS pixel in metres
+    this._drawBed(1 / this.scale);
+    this._drawOverlayUnder();
+    for (const id of BALL_IDS) {
+      const p = this.balls[id];
+      if (p) this._drawBall(id, p);
+    }
+    this._drawOverlayOver();
+    this._drawLabels();
+  }
 
+  /** The frame, cushions, pockets, lines and spots (`px`: one CSS pixel in metres). */
+  _drawBed(px) {
+    const ctx = this.ctx;
+    const g = this.geo;
+    const t = this.table;
     // frame (wood)
     ctx.fillStyle = "#5a3319";
     roundRect(ctx, -MARGIN, -MARGIN, g.W + 2 * MARGIN, g.L + 2 * MARGIN, 0.05);
@@ -318,14 +367,6 @@ export class TableView {
     }
     ctx.fillStyle = "rgba(255,255,255,0.8)";
     for (const p of Object.values(t.spots)) dot(ctx, p[0], p[1], Math.max(0.005, 2 * px));
-
-    this._drawOverlayUnder();
-    for (const id of BALL_IDS) {
-      const p = this.balls[id];
-      if (p) this._drawBall(id, p);
-    }
-    this._drawOverlayOver();
-    this._drawLabels();
   }
 
   _drawLabels() {
@@ -345,7 +386,7 @@ export class TableView {
     }
   }
 
-  _drawBall(id, p) {
+  _drawBall(id, p, label = true) {
     const ctx = this.ctx;
     const r = this.geo.R;
     const px = 1 / this.scale;
@@ -368,7 +409,7 @@ export class TableView {
       dot(ctx, p[0] + r * 0.36, p[1], r * 0.18);
     }
     ctx.restore();
-    if (id === "R1" || id === "R2") {
+    if (label && (id === "R1" || id === "R2")) {
       this._pixels();
       const [x, y] = this.toPx(p);
       ctx.fillStyle = "rgba(255,255,255,0.85)";
@@ -415,6 +456,23 @@ export class TableView {
       ctx.stroke();
       ctx.setLineDash([]);
     }
+    if (o.preview && o.preview.paths) {
+      // the full aid's preview: where each ball would run with the stroke as set
+      ctx.setLineDash([5 * px, 4 * px]);
+      ctx.lineWidth = 1.6 * px;
+      for (const [ball, points] of Object.entries(o.preview.paths)) {
+        ctx.strokeStyle = ball === "K" ? "rgba(255,224,80,0.8)" : ball.startsWith("R") ? "rgba(255,140,140,0.85)" : "rgba(255,255,255,0.7)";
+        ctx.beginPath();
+        ctx.moveTo(...points[0]);
+        for (const q of points.slice(1)) ctx.lineTo(...q);
+        ctx.stroke();
+        const last = points[points.length - 1];
+        ctx.beginPath();
+        ctx.arc(last[0], last[1], g.R, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
+      ctx.setLineDash([]);
+    }
     if (o.callPocket) {
       const m = g.mouth(o.callPocket);
       ctx.strokeStyle = "#ffe066";
@@ -449,53 +507,98 @@ export class TableView {
       ctx.stroke();
       ctx.setLineDash([]);
     }
+    for (const id of [o.placed, ...(o.respotted || [])]) {
+      const p = id && this.balls[id];
+      if (!p) continue;
+      // a ball just placed from hand or respotted: a ring that says so
+      ctx.strokeStyle = "#ffe066";
+      ctx.lineWidth = 2.5 * px;
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], g.R + 7 * px, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    this.insets = [];
     for (const aim of o.aims || []) this._drawAim(aim);
     (o.advice || []).forEach((a, i) => this._drawAdvice(a, i));
+  }
+
+  /** Where the object ball struck at `hit` runs: to the first ball, cushion or pocket mouth on its line. */
+  objectLine(hit) {
+    const g = this.geo;
+    const target = this.balls[hit.ball];
+    const dir = degrees(Math.atan2(hit.objectDir[1], hit.objectDir[0]));
+    const next = g.cast(target, dir, this.balls, hit.ball);
+    let pocket = null;
+    let end = next.at;
+    let best = Infinity;
+    for (const id of POCKET_IDS) {
+      const m = g.mouth(id);
+      const rel = [m[0] - target[0], m[1] - target[1]];
+      const along = rel[0] * hit.objectDir[0] + rel[1] * hit.objectDir[1];
+      if (along <= 0 || along > next.t + 0.12) continue;
+      const across = Math.abs(rel[0] * hit.objectDir[1] - rel[1] * hit.objectDir[0]);
+      if (across < POCKET_REACH && along < best) {
+        best = along;
+        pocket = id;
+        end = [target[0] + hit.objectDir[0] * along, target[1] + hit.objectDir[1] * along];
+      }
+    }
+    return { from: target, to: end, pocket, stop: pocket ? "pocket" : next.kind };
   }
 
   _drawAim(aim) {
     const ctx = this.ctx;
     const g = this.geo;
     const px = 1 / this.scale;
+    const level = aim.aids || "full";
     const from = aim.from;
     const hit = g.cast(from, aim.direction, this.balls, aim.ball);
-    ctx.strokeStyle = aim.faint ? "rgba(255,255,255,0.45)" : "rgba(255,255,255,0.95)";
-    ctx.lineWidth = 1.5 * px;
-    ctx.beginPath();
-    ctx.moveTo(...from);
-    ctx.lineTo(...hit.at);
-    ctx.stroke();
-    // the ghost ball where the cue ball first meets something
-    ctx.setLineDash([4 * px, 3 * px]);
-    ctx.beginPath();
-    ctx.arc(hit.at[0], hit.at[1], g.R, 0, 2 * Math.PI);
-    ctx.stroke();
-    if (hit.kind === "ball") {
-      const target = this.balls[hit.ball];
-      ctx.strokeStyle = "rgba(255,224,102,0.9)";
+    const called = aim.call || {};
+    const paint = (px) => {
+      ctx.lineWidth = 1.5 * px;
+      ctx.strokeStyle = aim.faint ? "rgba(255,255,255,0.45)" : "rgba(255,255,255,0.95)";
       ctx.beginPath();
-      ctx.moveTo(...target);
-      ctx.lineTo(target[0] + hit.objectDir[0] * 0.35, target[1] + hit.objectDir[1] * 0.35);
+      ctx.moveTo(...from);
+      ctx.lineTo(...hit.at);
       ctx.stroke();
-      // the cue ball's tangent line after a rolling-free contact
-      const n = hit.objectDir;
-      const side = hit.d[0] * n[1] - hit.d[1] * n[0] >= 0 ? 1 : -1;
-      const tangent = [side * n[1], -side * n[0]];
-      ctx.strokeStyle = "rgba(255,255,255,0.45)";
+      // the ghost ball where the cue ball first meets something
+      ctx.setLineDash([4 * px, 3 * px]);
       ctx.beginPath();
-      ctx.moveTo(...hit.at);
-      ctx.lineTo(hit.at[0] + tangent[0] * 0.2, hit.at[1] + tangent[1] * 0.2);
+      ctx.arc(hit.at[0], hit.at[1], g.R, 0, 2 * Math.PI);
       ctx.stroke();
-    } else {
-      ctx.strokeStyle = "rgba(255,255,255,0.4)";
-      const next = g.cast(hit.at, degrees(Math.atan2(hit.reflected[1], hit.reflected[0])), this.balls, aim.ball);
-      ctx.beginPath();
-      ctx.moveTo(...hit.at);
-      ctx.lineTo(...next.at);
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
-    // cue stick behind the ball
+      ctx.setLineDash([]);
+      if (level !== "full") return;
+      if (hit.kind === "ball") {
+        const line = this.objectLine(hit);
+        const good = line.pocket && (!called.pocket || called.pocket === line.pocket) && (!called.ball || called.ball === hit.ball);
+        ctx.strokeStyle = good ? "rgba(120,255,140,0.95)" : "rgba(255,224,102,0.95)";
+        ctx.lineWidth = 2 * px;
+        ctx.beginPath();
+        ctx.moveTo(...line.from);
+        ctx.lineTo(...line.to);
+        ctx.stroke();
+        // the cue ball's tangent line after a contact without roll
+        const n = hit.objectDir;
+        const side = hit.d[0] * n[1] - hit.d[1] * n[0] >= 0 ? 1 : -1;
+        const tangent = [side * n[1], -side * n[0]];
+        ctx.strokeStyle = "rgba(255,255,255,0.45)";
+        ctx.lineWidth = 1.2 * px;
+        ctx.beginPath();
+        ctx.moveTo(...hit.at);
+        ctx.lineTo(hit.at[0] + tangent[0] * 0.2, hit.at[1] + tangent[1] * 0.2);
+        ctx.stroke();
+      } else {
+        ctx.strokeStyle = "rgba(255,255,255,0.4)";
+        const next = g.cast(hit.at, degrees(Math.atan2(hit.reflected[1], hit.reflected[0])), this.balls, aim.ball);
+        ctx.beginPath();
+        ctx.moveTo(...hit.at);
+        ctx.lineTo(...next.at);
+        ctx.stroke();
+      }
+    };
+    if (level !== "none") paint(px);
+    if (level === "full" && !aim.faint && hit.kind === "ball") this._drawInsets(hit, called, paint);
+    // cue stick behind the ball, pulled back with the power
     if (!aim.faint) {
       const d = [Math.cos(radians(aim.direction)), Math.sin(radians(aim.direction))];
       const back = 0.03 + (aim.speed || 2) * 0.03;
@@ -507,6 +610,73 @@ export class TableView {
       ctx.lineTo(from[0] - d[0] * (g.R + back + 0.45), from[1] - d[1] * (g.R + back + 0.45));
       ctx.stroke();
       ctx.lineCap = "butt";
+      if (this.overlay.pull) this._drawPull(from, d, aim.speed || 0);
+    }
+  }
+
+  /** The power while the cue is pulled back: a bar beside the cue ball with m/s. */
+  _drawPull(from, d, speed) {
+    const ctx = this.ctx;
+    this._pixels();
+    const [x, y] = this.toPx(from);
+    const w = 120;
+    const h = 12;
+    const bx = Math.min(this.canvas.width / this.dpr - w - 8, Math.max(8, x - w / 2));
+    const by = Math.max(8, y - 40);
+    ctx.fillStyle = "rgba(0,0,0,0.7)";
+    ctx.fillRect(bx - 4, by - 4, w + 8, h + 26);
+    ctx.fillStyle = "#f1bf1c";
+    ctx.fillRect(bx, by, (w * speed) / 8, h);
+    ctx.strokeStyle = "#fff";
+    ctx.strokeRect(bx, by, w, h);
+    ctx.fillStyle = "#fff";
+    ctx.font = "bold 12px system-ui, sans-serif";
+    ctx.textAlign = "left";
+    ctx.textBaseline = "top";
+    ctx.fillText(`${speed.toFixed(2)} m/s`, bx, by + h + 3);
+    this._metres();
+    void d;
+  }
+
+  /** Two magnified circles: the contact (ghost ball and object ball) and the called pocket's mouth with
+   * the object ball's line, placed in the canvas corners farthest from what they show. */
+  _drawInsets(hit, called, paint) {
+    const g = this.geo;
+    const cssW = this.canvas.width / this.dpr;
+    const cssH = this.canvas.height / this.dpr;
+    const r = Math.max(38, Math.min(80, Math.min(cssW, cssH) * 0.14));
+    const corners = [
+      [r + 6, r + 6],
+      [cssW - r - 6, r + 6],
+      [r + 6, cssH - r - 6],
+      [cssW - r - 6, cssH - r - 6],
+    ];
+    const target = this.balls[hit.ball];
+    const far = (p, options) => options.slice().sort((a, b) => dist(b, p) - dist(a, p))[0];
+    const tp = this.toPx(target);
+    const first = far(tp, corners);
+    const drawBalls = () => {
+      for (const id of BALL_IDS) if (this.balls[id]) this._drawBall(id, this.balls[id], false);
+    };
+    const contact = [(hit.at[0] + target[0]) / 2, (hit.at[1] + target[1]) / 2];
+    this._zoomed(contact, 5, first, r, (px) => {
+      this._drawBed(px);
+      drawBalls();
+      paint(px);
+    });
+    this.insets = [{ kind: "contact", at: first, r }];
+    const line = this.objectLine(hit);
+    const pocket = called.pocket || line.pocket;
+    if (pocket) {
+      const m = g.mouth(pocket);
+      const rest = corners.filter((c) => c !== first);
+      const second = far(this.toPx(m), rest.filter((c) => dist(c, tp) > 2 * r) .length ? rest.filter((c) => dist(c, tp) > 2 * r) : rest);
+      this._zoomed(m, 3, second, r, (px) => {
+        this._drawBed(px);
+        drawBalls();
+        paint(px);
+      });
+      this.insets.push({ kind: "pocket", at: second, r, pocket });
     }
   }
 

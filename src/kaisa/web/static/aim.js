@@ -1,0 +1,108 @@
+// The aiming aids: the setting (full, line only, none) and the full aid's preview of the stroke as it would
+// play now. The preview is the server's simulation and ruling of the current aim (no noise, nothing
+// recorded), asked for a moment after the aim stops changing.
+
+import { lang, t } from "./i18n.js";
+
+const KEY = "kaisa.aids";
+const LEVELS = ["full", "line", "none"];
+const DELAY = 250; // ms after the last change of aim, call or power
+
+let current = "full";
+try {
+  const stored = localStorage.getItem(KEY);
+  if (LEVELS.includes(stored)) current = stored;
+} catch {
+  // no storage: full aids for this page
+}
+
+let shown = null; // {key, preview}
+let pending = null; // {key, timer}
+let seq = 0;
+
+/** full: aim line, ghost ball, the object ball's line to its cushion or pocket, the inset and the preview;
+ * line: the aim line to the first contact; none: the cue only. */
+export function level() {
+  return current;
+}
+
+export function setLevel(value) {
+  if (!LEVELS.includes(value)) return;
+  current = value;
+  try {
+    localStorage.setItem(KEY, value);
+  } catch {
+    // the setting lasts for this page
+  }
+}
+
+/** The preview for `mode` (its previewRequest() gives {key, send}), or null while it is being asked for or
+ * when the aids are not full. The mode is rendered again when the answer comes. */
+export function previewFor(mode) {
+  const box = document.getElementById("preview-status");
+  if (current !== "full" || !mode.previewRequest) {
+    if (box) box.textContent = "";
+    return null;
+  }
+  const request = mode.previewRequest();
+  if (!request) {
+    if (box) box.textContent = "";
+    return null;
+  }
+  if (shown && shown.key === request.key) return shown.preview;
+  if (pending && pending.key === request.key) return null;
+  if (pending) clearTimeout(pending.timer);
+  const mine = ++seq;
+  if (box) {
+    box.textContent = "";
+    box.dataset.state = "working";
+  }
+  pending = {
+    key: request.key,
+    timer: setTimeout(async () => {
+      let preview = null;
+      try {
+        preview = previewOf(await request.send());
+      } catch (error) {
+        preview = { paths: {}, text: error.message, pots: false, error: true };
+      }
+      if (mine !== seq) return;
+      pending = null;
+      shown = { key: request.key, preview };
+      if (box) {
+        box.textContent = preview.text;
+        box.dataset.state = preview.error ? "error" : preview.pots ? "pots" : "misses";
+      }
+      if (mode.alive() && !mode.busy()) mode.render();
+    }, DELAY),
+  };
+  return null;
+}
+
+/** Forget the shown preview (a stroke was played: the position changed). */
+export function clearPreview() {
+  shown = null;
+  if (pending) clearTimeout(pending.timer);
+  pending = null;
+  seq++;
+  const box = document.getElementById("preview-status");
+  if (box) box.textContent = "";
+}
+
+function previewOf(answer) {
+  const record = answer.record || {};
+  const tr = record.trajectories || { balls: {} };
+  const paths = {};
+  for (const [ball, samples] of Object.entries(tr.balls || {})) {
+    const points = samples.filter((p) => p);
+    if (points.length > 1) paths[ball] = points;
+  }
+  const ruling = answer.ruling || {};
+  const points = ruling.points || 0;
+  const signed = points > 0 ? `+${points}` : String(points).replace("-", lang() === "fi" ? "−" : "-");
+  let text;
+  if (ruling.legal_pot) text = t("preview.pots", { points: signed });
+  else if (ruling.fouls && ruling.fouls.length) text = t("preview.foul", { points: signed });
+  else text = t("preview.misses", { points: signed });
+  return { paths, pots: Boolean(ruling.legal_pot), points, text };
+}
