@@ -11,6 +11,39 @@ import typer
 from kaisa.cli.common import console, ensure_physics_ready, fail
 
 
+def bench_all(
+    ctx: typer.Context,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Also write every figure to this JSON file.")] = None,
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes, stock v fast.")] = 200,
+    actions: Annotated[int, typer.Option("--actions", min=2, max=5000, help="Length of the long match.")] = 300,
+    positions: Annotated[int, typer.Option("--positions", min=1, max=10_000, help="Master decisions timed.")] = 6,
+    regret_positions: Annotated[
+        int, typer.Option("--regret-positions", min=0, max=10_000, help="Positions for the master's regret.")
+    ] = 4,
+    budget: Annotated[
+        float, typer.Option("--budget", min=1.0, help="Seconds at most for the regret (what is done counts).")
+    ] = 600.0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for every seeded set.")] = 2014,
+) -> None:
+    """Every speed figure in one run, as ratios: stock v fast pooltool per stroke; the server's work at action 1
+    v a long match; start-up of kaisa simulate and kaisa play v python -c pass; the master's decision time
+    (median, p90; 2 v 1 workers; v before) and its regret against a deeper search."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from kaisa.bench.suite import run_suite
+
+    if json_file is not None and not json_file.parent.is_dir():
+        fail(f"--json {json_file}: the folder {json_file.parent} does not exist")
+    ensure_physics_ready()
+    result = run_suite(console, strokes, actions, 5, positions, regret_positions, budget, seed)
+    if json_file is not None:
+        try:
+            result.write(json_file)
+        except OSError as exc:
+            fail(f"cannot write {json_file}: {exc.strerror or exc}")
+        console.print(f"[dim]figures written to {json_file}[/]")
+
+
 def bench_physics(
     strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes per side.")] = 300,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the stroke set.")] = 2014,
