@@ -20,6 +20,7 @@ from kaisa.game import (
     Action,
     Choose,
     ClockConfig,
+    Entry,
     IllegalActionError,
     Lag,
     Match,
@@ -35,7 +36,7 @@ from kaisa.game import (
 )
 from kaisa.game.state import ClockState, ShootoutState
 from kaisa.model import BallId, Position, Stroke
-from kaisa.players import BaselinePlayer, MatchStalledError, play_match
+from kaisa.players import BaselinePlayer, MatchStalledError, decide_action, play_match
 from kaisa.players.baseline import lag_speed
 from kaisa.referee import GameState, RuleOptions
 from kaisa.referee.opening import IllegalPlacementError, LagFacts, judge_lag, lag_faults, observe_lag
@@ -168,7 +169,10 @@ def lag_log(*steps: str, ball: BallId = W1, final: Point = (0.355, 0.2)) -> LagF
     start = {"R1": HEAD_STRING_SPOT, "R2": FOOT_STRING_SPOT, "K": CENTRE}
     here = (0.355, 0.355) if ball is W1 else (1.065, 0.355)
     half = "left" if ball is W1 else "right"
-    log = stroke_log((f"strike {ball.value}", *steps), {**start, ball.value: here}, {**start, ball.value: final})
+    gone = any(s.startswith(("pocket", "off")) for s in steps)  # a dropped ball is not in the final position
+    log = stroke_log(
+        (f"strike {ball.value}", *steps), {**start, ball.value: here}, start if gone else {**start, ball.value: final}
+    )
     return observe_lag(log, half, [here[0]] * 5)
 
 
@@ -824,9 +828,58 @@ def test_6_clocked_match_between_baselines_runs_into_the_shootout():
     assert phase(match) is Phase.OVER
     assert match.state.shootout is not None
     assert min(match.state.shootout.innings.values()) >= 10
+    # the scoresheet's innings are the innings played: none is credited at the switch to the shoot-out
+    assert match.state.innings == innings_played(play_shots)
+
+
+def innings_played(shots: list[Entry]) -> dict[BallId, int]:
+    """Innings each cue ball actually played in the game: a run of strokes that ends when the turn passes."""
+    played = {W1: 0, W2: 0}
+    starts = True
+    for e in shots:
+        if starts:
+            played[e.before.game.shooter] += 1
+        assert e.outcome.ruling is not None
+        starts = e.outcome.ruling.turn_passes
+    return played
+
+
+def test_6_the_switch_to_the_shootout_credits_no_extra_inning():
+    """`kaisa match --p1 baseline --p2 baseline --seed 7 --clock sim` credited W1 56 innings for 55 played."""
+    match = Match(MatchConfig(clock=ClockConfig("sim", 200.0), noise=(1.0, 1.0), seed=7))
+    players = (BaselinePlayer("a", seed=7), BaselinePlayer("b", seed=8))
+    while match.state.phase not in (Phase.SHOOTOUT_LAG, Phase.OVER):
+        match.push(decide_action(match, players))
+    play_shots = [e for e in match.stack if isinstance(e.action, Shot) and e.before.phase is Phase.PLAY]
+    assert match.state.innings == innings_played(play_shots)
 
 
 # --- 6 the penalty shoot-out -----------------------------------------------------------------------------
+
+
+def test_6_the_shootout_lag_winner_chooses_who_starts():
+    match = Match(state=replace(shootout_state(W1, (30, 30), (0, 0)), shootout=ShootoutState(W1, {W1: 0, W2: 0}, True)))
+    outcome = match.push(Choose(W2))
+    assert outcome.notes == ("6: W2 starts the penalty shoot-out",)
+    s = match.state
+    assert s.shootout == ShootoutState(W2, {W1: 0, W2: 0})
+    assert s.game.shooter is W2
+    assert s.game.in_hand == frozenset({W2})
+    assert s.game.shootout
+    assert s.position == Position({"K": CENTRE})
+    assert s.to_move == 1
+    with pytest.raises(IllegalActionError, match="chosen"):
+        match.push(Choose(W1))  # the choice is made once
+    match.pop()
+    assert match.state.shootout == ShootoutState(W1, {W1: 0, W2: 0}, True)
+
+
+def test_6_the_shootout_lag_winner_playing_the_first_stroke_chooses_to_start():
+    match = Match(state=replace(shootout_state(W1, (30, 30), (0, 0)), shootout=ShootoutState(W1, {W1: 0, W2: 0}, True)))
+    fault_from_hand(match)
+    assert match.state.shootout == ShootoutState(W1, {W1: 1, W2: 0})
+    with pytest.raises(IllegalActionError, match="chosen"):
+        match.push(Choose(W2))
 
 
 @pytest.mark.parametrize(("weak", "winner_index"), [(1, 0), (0, 1)])
@@ -847,7 +900,7 @@ def test_6_shootout_lag_winner_starts_with_only_the_kaisa_and_the_ball_in_hand(w
     first = owners[winner_index]
     s = match.state
     assert s.phase is Phase.SHOOTOUT
-    assert s.shootout == ShootoutState(first, {W1: 0, W2: 0})
+    assert s.shootout == ShootoutState(first, {W1: 0, W2: 0}, choice_open=True)
     assert s.position == Position({"K": CENTRE})
     assert s.game.shooter is first
     assert s.game.in_hand == frozenset({first})
@@ -924,7 +977,7 @@ def test_6_shootout_reaching_60_wins_at_once():
     assert outcome.ruling.points == 12
     assert phase(match) is Phase.OVER
     assert match.state.result == Result(W1, {W1: 69, W2: 40}, {W1: 60, W2: 40}, "60 points (3)")
-    assert match.state.shootout == ShootoutState(W1, {W1: 3, W2: 3})
+    assert match.state.shootout == ShootoutState(W1, {W1: 4, W2: 3})  # the winning inning counts (6)
 
 
 def test_6_shootout_between_baselines_reaching_60_wins_at_once():
@@ -1045,7 +1098,7 @@ PHASE_STATES = {
         (Phase.SHOOTOUT_LAG, Choose(W1)),
         (Phase.SHOOTOUT_LAG, PlaceW2((0.71, 2.6))),
         (Phase.SHOOTOUT, any_lag()),
-        (Phase.SHOOTOUT, Choose(W1)),
+        # (Phase.SHOOTOUT, Choose(W1)) is the lag winner's choice of who starts (6): tested above
         (Phase.SHOOTOUT, PlaceW2((0.71, 2.6))),
     ],
     ids=lambda v: v.value if isinstance(v, Phase) else type(v).__name__,

@@ -1,4 +1,7 @@
-"""Every clause the referee applies has conformance tests named after it; docs/CLAUSES.md lists them.
+"""Every clause of the referee's catalogue has conformance tests named after it; docs/CLAUSES.md lists them.
+
+The clauses, what they cover, their points and thresholds come from ``kaisa.referee.catalogue``; the tests
+from the test names.
 
 Regenerate the table after adding tests: ``.venv/bin/python -m tests.rules.test_clause_coverage``.
 """
@@ -9,39 +12,14 @@ import ast
 import re
 from pathlib import Path
 
+from kaisa.referee.catalogue import CATALOGUE
+
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "docs" / "CLAUSES.md"
 SUITE = ["test_rules_*.py", "test_call_notation.py", "test_match.py", "test_scorekeeping.py"]
 
-REQUIRED = {
-    "1.1": "the lag",
-    "1.2": "opening: the break's restrictions (W2's placement belongs to the match)",
-    "1.3": "calls: route matching, röpötys, käkä, a moving ball, the turn",
-    "2": "points of a legal pot, nakki, one konsti",
-    "2.1": "direct middle kaisa twice, extra balls, no nakki by kyyti or off a ball, the 'only 6' kaisa",
-    "3": "end of the game and its special cases",
-    "4": "respotting: whites in hand, reds and the kaisa to their spots, the kaisa's return",
-    "4.1": "the kaisa is spotted before a red",
-    "5": "ball in hand",
-    "6": "the competition clock, final innings, breaks and the penalty shoot-out",
-    "7a": "the cue ball down: penalties",
-    "7b": "a ball touched by a player",
-    "7c": "a fault from hand",
-    "7d": "talonmies",
-    "7e": "a jump over a masking ball",
-    "7f": "mankeli",
-    "7g": "a called ball frozen to a cushion",
-    "7h": "a pot off a ball frozen to a cushion",
-    "7i": "the wrong cue ball",
-    "7j": "the referee restores the balls",
-    "8a": "a cue ball frozen to a ball, struck towards it",
-    "8c": "object balls frozen together",
-    "8d": "a ball falling while others still move",
-    "8e": "a ball falling later by itself",
-    "8f": "a ball off the table",
-    "8g": "a nakki, kara or kyyti ball off the table",
-    "8h": "a jaw used as a cushion",
-}
+REQUIRED = {c.id: c.about for c in CATALOGUE.values()}
+"""Every clause of the catalogue (kaisa.referee.catalogue) needs conformance tests named after it."""
 
 _NAME = re.compile(r"^test_(\d+)(?:_(\d+)(?=_))?([a-j])?_")
 
@@ -79,14 +57,25 @@ def render() -> str:
     lines = [
         "# Rule clauses and the tests that cover them",
         "",
-        "Generated from the test names by `tests/test_clause_coverage.py` (run it as a module to regenerate).",
+        "Generated from the referee's catalogue (`src/kaisa/referee/catalogue.py`) and the test names by",
+        "`tests/rules/test_clause_coverage.py`: regenerate with `.venv/bin/python -m tests.rules.test_clause_coverage`.",
         "Each conformance test is named after the clause it checks, e.g. `test_7a_...` or `test_2_1_...`.",
+        "Points and thresholds are the catalogue's; a threshold names the rule option (`kaisa.referee.RuleOptions`)",
+        "that sets it. *Kirjuri* marks a clause whose facts only the kirjuri at a real table can enter.",
         "",
-        "| clause | what | tests |",
-        "|---|---|---:|",
+        "| clause | what | points | thresholds | tests |",
+        "|---|---|---|---|---:|",
     ]
     for clause in sorted(set(found) | set(REQUIRED), key=_order):
-        lines.append(f"| {clause} | {REQUIRED.get(clause, '')} | {len(found.get(clause, []))} |")
+        entry = CATALOGUE.get(clause)
+        what = REQUIRED.get(clause, "")
+        points = thresholds = ""
+        if entry is not None:
+            points = ", ".join(f"{name} {value}" for name, value in entry.points.items())
+            thresholds = ", ".join(f"`{name}`" for name in entry.thresholds)
+            if entry.marker_only:
+                what += " *(kirjuri)*"
+        lines.append(f"| {clause} | {what} | {points} | {thresholds} | {len(found.get(clause, []))} |")
     lines += ["", "## Tests by clause", ""]
     for clause in sorted(found, key=_order):
         lines.append(f"### {clause}")
@@ -107,6 +96,12 @@ def test_every_required_clause_has_a_test_named_after_it():
     found = collect()
     missing = sorted(set(REQUIRED) - set(found), key=_order)
     assert missing == [], f"no conformance test is named after clauses {missing}"
+
+
+def test_every_clause_a_test_names_is_in_the_catalogue():
+    """A test named after a clause the catalogue does not know (a typo, or a clause without an entry)."""
+    unknown = sorted(set(collect()) - set(CATALOGUE), key=_order)
+    assert unknown == [], f"tests name clauses the catalogue does not have: {unknown}"
 
 
 def test_docs_clause_table_is_current():

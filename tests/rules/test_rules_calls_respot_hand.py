@@ -276,7 +276,8 @@ def test_1_3_no_call_and_no_pot_just_passes_the_turn():
 def test_1_3_the_called_ball_into_another_pocket_does_not_count():
     ruling = rule("K FL", "strike W1", "ball W1 K", "pocket K FR")
     assert_void(ruling)
-    assert "FR" in void_notes(ruling, "1.3")[0]
+    assert "into the right foot corner, not the called pocket (the left foot corner)" in void_notes(ruling, "1.3")[0]
+    assert "alapään oikeaan kulmapussiin" in next(n.fi for n in ruling.notes if n.clause == "1.3")
     assert ruling.respots == {K: CENTRE}
 
 

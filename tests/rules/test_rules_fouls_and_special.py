@@ -297,12 +297,14 @@ def test_7d_talonmies_below_45_degrees_is_a_foul_with_no_penalty_points(directio
         state=before,
     )
     assert fouls(ruling) == [("8a", 0)]
-    assert {"7d", "8a"} <= set(ruling.clauses)
+    assert {"7d", "7j", "8a"} <= set(ruling.clauses)
     assert not ruling.legal_pot
     assert ruling.points == 0
     assert ruling.state.scores == {W1: 12, W2: 4}
     assert ruling.in_hand == frozenset()
-    assert ruling.respots == {R2: SPOTS[SpotId.HEAD_STRING]}
+    # 7j in simulated play (REFERENCE 10): the balls go back where they stood, nothing is respotted
+    assert ruling.respots == {}
+    assert ruling.position == Position(R2_FROZEN_AT_0)
     assert_turn_passes(ruling, before)
     assert_consistent(ruling)
 

@@ -18,6 +18,16 @@ OBJECTS = [BallId.W2, BallId.R1, BallId.R2, BallId.K]
 HAND_START = {**START, "W1": (0.40, 0.30)}  # W1 behind the head string, for ball in hand
 
 
+def rail_point(ball: BallId, rail: RailId, in_front: bool) -> str:
+    """The point of a contact on a rail that crosses the head string (REFERENCE 10: such a contact needs it);
+    each ball gets its own place, so no two balls are left overlapping."""
+    if rail not in (RailId.LEFT_HEAD, RailId.RIGHT_HEAD):
+        return ""
+    x = OFFICIAL.ball_radius if rail is RailId.LEFT_HEAD else OFFICIAL.width - OFFICIAL.ball_radius
+    y = 0.30 + 0.08 * BALLS.index(ball) + (0.60 if in_front else 0.0)
+    return f" @{x:.4f},{y:.3f}"
+
+
 @st.composite
 def event_steps(draw: st.DrawFn) -> list[str]:
     """A plausible log: W1 struck, then contacts, cushions, jaws, each ball dropping or leaving at most once."""
@@ -35,7 +45,8 @@ def event_steps(draw: st.DrawFn) -> list[str]:
                 continue
             steps.append(f"ball {ball.value} {draw(st.sampled_from(others)).value}")
         elif kind == "rail":
-            steps.append(f"rail {ball.value} {draw(st.sampled_from(list(RailId))).value}")
+            rail = draw(st.sampled_from(list(RailId)))
+            steps.append(f"rail {ball.value} {rail.value}{rail_point(ball, rail, draw(st.booleans()))}")
         elif kind == "jaw":
             pocket = draw(st.sampled_from(list(PocketId)))
             side = draw(st.sampled_from(OFFICIAL.rails_adjacent_to(pocket)))
@@ -72,7 +83,7 @@ def played_calls(draw: st.DrawFn) -> tuple[list[str], Call]:
     rails = [draw(st.lists(st.sampled_from([RailId.HEAD, RailId.RIGHT_HEAD]), max_size=2)) for _ in range(3)]
 
     def cushions(b: str, leg: int) -> list[str]:
-        return [f"rail {b} {r.value}" for r in rails[leg]]
+        return [f"rail {b} {r.value}{rail_point(BallId(b), r, leg > 0)}" for r in rails[leg]]
 
     b, x = ball.value, via.value if via else ""
     steps = ["strike W1", *cushions("W1", 0)]

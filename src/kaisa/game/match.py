@@ -11,8 +11,11 @@ Decisions where the rulebook is silent (REFERENCE.md section 8 gives the rest):
   they could only meet by crossing the long centre line, which loses the lag anyway.
 - Final innings: when time is up, the final innings are W1, W2, W1, W2. If W1 is at the table when time runs
   out, that inning is W1's first final inning; if W2 is, W2's inning finishes first and does not count.
-- Shoot-out: the winner of its lag starts; the cue ball is in hand behind the head string at the start of each
-  inning (so the first pot must be a corner, or a middle via cushions, by the ball-in-hand rule of 5).
+- Shoot-out: the winner of its lag chooses who starts (a :class:`Choose` naming the starter's cue ball; playing
+  the first stroke is choosing to start); the cue ball is in hand behind the head string at the start of each
+  inning and the inning's first pot is the kaisa from the centre spot into a corner (6, REFERENCE.md section 10).
+  An inning ended by the win counts in the shoot-out's innings; the switch to the shoot-out credits no game
+  inning to the player who would have been next.
 """
 
 from __future__ import annotations
@@ -358,7 +361,7 @@ class Match:
             Phase.CHOOSE: (Choose,),
             Phase.PLACE_W2: (PlaceW2,),
             Phase.PLAY: (Shot, MarkedShot),
-            Phase.SHOOTOUT: (Shot, MarkedShot),
+            Phase.SHOOTOUT: (Shot, MarkedShot, Choose),
         }
         if not isinstance(action, expected[phase]):
             names = " or ".join(t.__name__ for t in expected[phase])
@@ -371,6 +374,8 @@ class Match:
             return self._marked_shot(state, action)
         if isinstance(action, Lag):
             return self._lag(state, action)
+        if isinstance(action, Choose) and phase is Phase.SHOOTOUT:
+            return self._choose_shootout_starter(state, action)
         if isinstance(action, Choose):
             if action.cue_ball not in CUE_BALLS:
                 raise IllegalActionError(f"the lag winner chooses W1 or W2, not {action.cue_ball.value}")
@@ -442,12 +447,35 @@ class Match:
             return self._start_shootout_inning(
                 replace(
                     state,
-                    shootout=ShootoutState(state.owners[winner], {b: 0 for b in CUE_BALLS}),
+                    shootout=ShootoutState(state.owners[winner], {b: 0 for b in CUE_BALLS}, choice_open=True),
                     phase=Phase.SHOOTOUT,
                 ),
                 state.owners[winner],
             ), outcome
         return replace(state, lag_winner=winner, phase=Phase.CHOOSE), outcome
+
+    def _choose_shootout_starter(self, state: MatchState, action: Choose) -> tuple[MatchState, Outcome]:
+        """6: "Teikkauksen voittaja valitsee kumpi aloittaa": the lag winner names who shoots first."""
+        so = state.shootout
+        if so is None or not so.choice_open:
+            raise IllegalActionError(
+                "who starts the shoot-out was chosen when its first stroke was played; the choice is made once (6)"
+            )
+        if action.cue_ball not in CUE_BALLS:
+            raise IllegalActionError(f"the shoot-out is started by W1 or W2, not {action.cue_ball.value}")
+        chosen = replace(state, shootout=replace(so, first=action.cue_ball, choice_open=False))
+        note = f"6: {action.cue_ball.value} starts the penalty shoot-out"
+        return self._start_shootout_inning(chosen, action.cue_ball), Outcome(notes=(note,))
+
+    def _shootout_game(self, state: MatchState) -> tuple[MatchState, GameState]:
+        """The referee's game state for a stroke: in the shoot-out it says so (6); the first stroke closes the
+        lag winner's choice of who starts."""
+        if state.phase is not Phase.SHOOTOUT:
+            return state, state.game
+        so = state.shootout
+        if so is not None and so.choice_open:
+            state = replace(state, shootout=replace(so, choice_open=False))
+        return state, state.game.evolve(shootout=True)
 
     def _forfeit(self, state: MatchState, action: Forfeit) -> tuple[MatchState, Outcome]:
         if state.owners is None or action.cue_ball not in CUE_BALLS:
@@ -457,7 +485,8 @@ class Match:
         return self._finish(state, winner, reason, forfeit=True), Outcome(notes=(reason,))
 
     def _marked_shot(self, state: MatchState, action: MarkedShot) -> tuple[MatchState, Outcome]:
-        game, entry = state.game, action.entry
+        state, game = self._shootout_game(state)
+        entry = action.entry
         if action.call is not None:
             action.call.check_shooter(game.shooter)
         expected = state.position
@@ -476,7 +505,8 @@ class Match:
         return self._ruled(state, ruling, action.seconds, ())
 
     def _shot(self, state: MatchState, action: Shot) -> tuple[MatchState, Outcome]:
-        spec, game, stroke = self.config.spec, state.game, action.played
+        state, game = self._shootout_game(state)
+        spec, stroke = self.config.spec, action.played
         if stroke.ball is not game.shooter:
             raise IllegalActionError(f"{game.shooter.value} is at the table: the stroke must be played with it")
         if action.call is not None:
@@ -531,16 +561,23 @@ class Match:
             longest_run=longest,
         )
         if ruling.game_over:
+            if state.phase is Phase.SHOOTOUT and next_state.shootout is not None:
+                so = next_state.shootout  # the winning inning counts as played (6)
+                next_state = replace(
+                    next_state, shootout=replace(so, innings={**so.innings, shooter: so.innings[shooter] + 1})
+                )
             return self._finish(next_state, ruling.shooter, "60 points (3)"), Outcome(
                 records, ruling, notes=tuple(notes)
             )
         if state.phase is Phase.SHOOTOUT:
             return self._after_shootout_stroke(next_state, ruling), Outcome(records, ruling)
         if ruling.turn_passes:
-            nxt = ruling.state.shooter
-            innings = {**next_state.innings, nxt: next_state.innings[nxt] + 1}
-            next_state = replace(next_state, innings=innings, run=0)
-        return self._tick_clock(next_state, state, ruling, notes), Outcome(records, ruling, notes=tuple(notes))
+            next_state = replace(next_state, run=0)
+        next_state = self._tick_clock(next_state, state, ruling, notes)
+        if ruling.turn_passes and next_state.phase is Phase.PLAY:
+            nxt = ruling.state.shooter  # an inning is credited when it starts; none at the switch to the shoot-out
+            next_state = replace(next_state, innings={**next_state.innings, nxt: next_state.innings[nxt] + 1})
+        return next_state, Outcome(records, ruling, notes=tuple(notes))
 
     def _tick_clock(self, state: MatchState, before: MatchState, ruling: Ruling, notes: list[str]) -> MatchState:
         if self.config.clock.mode == "off":
@@ -567,7 +604,7 @@ class Match:
 
     def _start_shootout_inning(self, state: MatchState, shooter: BallId) -> MatchState:
         spots = self.config.spec.spots
-        game = GameState(scores=state.game.scores, shooter=shooter, in_hand=frozenset({shooter}))
+        game = GameState(scores=state.game.scores, shooter=shooter, in_hand=frozenset({shooter}), shootout=True)
         return replace(state, position=Position({"K": spots[SpotId.CENTRE]}), game=game, run=0)
 
     def _after_shootout_stroke(self, state: MatchState, ruling: Ruling) -> MatchState:

@@ -48,7 +48,8 @@ class Lag:
 
 @dataclass(frozen=True)
 class Choose:
-    """The lag winner picks a cue ball (1.1); whoever has W1 breaks (1.2)."""
+    """The lag winner picks a cue ball (1.1); whoever has W1 breaks (1.2). In the shoot-out (6) the lag winner
+    names the cue ball of the player who shoots first."""
 
     cue_ball: BallId
 
@@ -241,17 +242,27 @@ class ClockState:
 
 @dataclass(frozen=True)
 class ShootoutState:
-    """The penalty shoot-out (6): innings each player has played, and who started."""
+    """The penalty shoot-out (6): innings each player has played (an inning ended by the win counts), and who
+    started. ``choice_open``: the lag winner (``first`` until then) may still choose who starts (a
+    :class:`Choose` naming the starter's cue ball); playing the first stroke is choosing to start."""
 
     first: BallId
     innings: Mapping[BallId, int]
+    choice_open: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"first": self.first.value, "innings": {b.value: n for b, n in self.innings.items()}}
+        out: dict[str, Any] = {"first": self.first.value, "innings": {b.value: n for b, n in self.innings.items()}}
+        if self.choice_open:
+            out["choice_open"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ShootoutState:
-        return cls(BallId(data["first"]), {BallId(b): int(n) for b, n in data["innings"].items()})
+        return cls(
+            BallId(data["first"]),
+            {BallId(b): int(n) for b, n in data["innings"].items()},
+            bool(data.get("choice_open", False)),
+        )
 
 
 @dataclass(frozen=True)

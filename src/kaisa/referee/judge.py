@@ -1,42 +1,27 @@
 """Judge: facts + the game state -> a :class:`Ruling`, clause by clause.
 
-Order of business: the stroke's fouls (7a, 7b, 7d/8a, 5/7c, 7i), then whether the called pot is legal (1.3,
-2.1, 5, 7e, 7f, 7g, 7h, 8c), its points (2, 2.1), the end of the game (3), and what happens to the balls
-(4, 4.1, 4a, 8g) and the turn.
+Order of business: the stroke's fouls (7a/6, 7b, 7d/8a/8b, 5/7c, 7i, 7j), then whether the called pot is legal
+(1.2, 1.3, 2, 2.1, 5, 6, 7d, 7e, 7f, 7g, 7h, 8c), its points (2, 2.1, 6), the end of the game (3), and what
+happens to the balls (4, 4.1, 4a, 7i, 7j, 8g) and the turn. Every decision is a named predicate
+(:mod:`kaisa.referee.predicates`) and every sentence a catalogue entry (:mod:`kaisa.referee.catalogue`).
 """
 
 from __future__ import annotations
 
 from kaisa.call import Call, Konsti
 from kaisa.model import BallId, Position
-from kaisa.referee.observe import Facts, ImpossibleStateError
+from kaisa.referee import predicates as rules
+from kaisa.referee.catalogue import CATALOGUE, SPOT_NAMES, VOID, ball, count, pocket, upper_first
+from kaisa.referee.observe import CalledPotFacts, Facts, ImpossibleStateError
 from kaisa.referee.options import DEFAULT_OPTIONS, RuleOptions
 from kaisa.referee.points import BALL_VALUE, NAKKI_VALUE, called_ball_value, is_middle_direct_kaisa, kind
 from kaisa.referee.respot import respot
-from kaisa.referee.ruling import Ruling, RulingItem, Text, item
+from kaisa.referee.ruling import Ruling, RulingItem, Text
 from kaisa.referee.state import GameState, opponent_of
 from kaisa.table import OFFICIAL, Point, SpotId, TableSpec
 
-WINNING_SCORE = 60
-SPOT_NAMES = {
-    SpotId.CENTRE: Text("keskipilkulle", "on the centre spot"),
-    SpotId.HEAD_STRING: Text("aloituslinjan pilkulle", "on the head-string spot"),
-    SpotId.FOOT_STRING: Text("alalinjan pilkulle", "on the foot-string spot"),
-    SpotId.HEAD_END: Text("aloituspään pilkulle", "on the head-end spot"),
-    SpotId.FOOT_END: Text("alapään pilkulle", "on the foot-end spot"),
-}
-
-
-def _upper_first(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-FI_KIND = {"white": "valkoinen", "red": "punainen", "kaisa": "kaisa"}
-
-
-def _name(ball: BallId) -> Text:
-    k = kind(ball)
-    return Text(f"{FI_KIND[k]} {ball.value}", f"{'the ' if k == 'kaisa' else ''}{k} {ball.value}")
+WINNING_SCORE = CATALOGUE["3"].points["winning_score"]
+C = CATALOGUE
 
 
 def judge(
@@ -51,6 +36,8 @@ def judge(
     :class:`ImpossibleStateError` for facts that contradict the state."""
     if facts.late_fall is not None:
         return _judge_late_fall(facts, state)
+    if facts.swap_expired:
+        return _judge_expired_swap(facts, state)
     return _Judgement(facts, call, state, options, spec).rule()
 
 
@@ -65,16 +52,11 @@ class _Judgement:
         self.turn_passes = False
         self.game_over = False
         self.voided = False
+        self.restore = False
 
-    def note(self, clause: str, fi: str, en: str) -> None:
-        self.notes.append(RulingItem(clause, 0, fi, en))
-
-    def foul(self, clause: str, points: int, fi: str, en: str) -> None:
-        self.fouls.append(RulingItem(clause, points, fi, en))
-
-    def void(self, clause: str, fi: str, en: str) -> None:
+    def void(self, clause: str, key: str, **params: object) -> None:
         self.voided = True
-        self.note(clause, "Pussitusta ei hyväksytä: " + fi, "The pot does not count: " + en)
+        self.notes.append(C[clause].void(key, **params))
 
     # --- checks before anything happens ------------------------------------------------------------
 
@@ -89,289 +71,228 @@ class _Judgement:
                     f"{self.shooter.value} plays from hand and must start behind the head string "
                     f"(y < {self.spec.head_string:.3f} m), but it is {where}"
                 )
-        for ball in (self.facts.cue_ball,):
-            if ball not in self.facts.start:
-                raise ImpossibleStateError(f"the struck cue ball {ball.value} is not in the starting position")
+        if self.facts.cue_ball not in self.facts.start:
+            raise ImpossibleStateError(
+                f"the struck cue ball {self.facts.cue_ball.value} is not in the starting position"
+            )
+        hand = self.facts.hand
+        if (
+            self.state.from_hand
+            and hand is not None
+            and hand.cushion_before_first_ball
+            and hand.first_cushion_in_front is None
+        ):
+            raise ImpossibleStateError(
+                "the cue ball's first cushion contact is on a rail that crosses the head string (left-head or "
+                "right-head) and the log gives no point: add the cue ball's position to that rail event (@x,y) "
+                "so the referee can tell whether it was in front of the line (5)"
+            )
 
     # --- fouls -------------------------------------------------------------------------------------
 
     def check_fouls(self) -> None:
-        f, shooter = self.facts, self.shooter
-        down = {p.ball for p in f.pots} | set(f.off_table)
-        if f.cue_ball != shooter:
-            self.foul(
-                "7i",
-                0,
-                f"Väärä lyöntipallo ({f.cue_ball.value}): pussitusta ei hyväksytä, pallot jäävät paikoilleen",
-                f"Wrong cue ball ({f.cue_ball.value}): no pot counts, the balls stay where they are",
-            )
-        elif shooter in down:
-            first = f.first_contact
-            if first is None:
-                penalty, fi_first, en_first = -2, "ei osunut palloihin", "touched no ball"
-            else:
-                penalty = -{"white": 2, "red": 3, "kaisa": 6}[kind(first)]
-                name = _name(first)
-                fi_first, en_first = f"osui ensin: {name.fi}", f"first hit {name.en}"
-            how_fi = "yli laidan" if shooter in f.off_table else "pussiin"
-            how_en = "off the table" if shooter in f.off_table else "into a pocket"
-            self.foul(
-                "7a",
-                penalty,
-                f"Lyöntipallo {shooter.value} meni {how_fi} ({fi_first}): {penalty} pistettä, käsipallo",
-                f"Cue ball {shooter.value} went {how_en} ({en_first}): {penalty} points, ball in hand",
-            )
-            if shooter in f.off_table:
-                self.note(
-                    "8f",
-                    "Pallo ei pysähtynyt pelialueelle: ylimennyt",
-                    "The ball did not stop on the bed: off the table",
-                )
-        if f.touched_by_player:
-            self.foul(
-                "7b",
-                0,
-                "Pelaaja kosketti palloa (ruumis, vaate tai keppi)",
-                "The player touched a ball (body, clothing or cue)",
-            )
-        if f.talonmies_angle is not None and f.cue_ball == shooter:
-            angle = f.talonmies_angle
-            if angle < self.options.talonmies_foul_below:
-                self.foul(
-                    "8a",
-                    0,
-                    f"Lyöntipallo kiinni pallossa ja lyöty sitä kohti ({angle:.0f}°): talonmies, virhe (7d, 7j)",
-                    f"Cue ball frozen to a ball and struck towards it ({angle:.0f}°): talonmies, a foul (7d, 7j)",
-                )
-                self.note("7d", "Talonmies on virhe; katso 7j", "A talonmies is a foul; see 7j")
-                self.note("7j", "Virheestä ei pisteitä, vuoro vaihtuu", "A foul: no points, the turn passes")
-            elif angle < self.options.talonmies_no_points_below:
-                self.void(
-                    "7d",
-                    f"tahallinen talonmies vähintään puolen pallon leikkuulla ({angle:.0f}°) ei ole virhe, mutta "
-                    "ei tuo pisteitä ja vuoro vaihtuu",
-                    f"a deliberate push struck at least half-ball away ({angle:.0f}°) is no foul, but scores "
-                    "nothing and the turn passes",
-                )
-        if self.state.from_hand and f.hand is not None and f.cue_ball == shooter:
+        f, shooter, state = self.facts, self.shooter, self.state
+        if rules.wrong_cue_ball(f, state):
+            self.fouls.append(C["7i"].item("wrong", ball=f.cue_ball.value))
+            if f.swapped_by_referee:
+                self.notes.append(C["7i"].item("swapped"))
+        elif rules.cue_ball_down(f, state):
+            self.cue_ball_down()
+        if f.stopped_balls and state.shootout:
+            points = C["6"].points["stopped_balls"]
+            self.fouls.append(C["6"].item("stopped", points, points=str(points)))
+        elif f.touched_by_player or f.stopped_balls:
+            self.fouls.append(C["7b"].item("touched"))
+        if f.cue_ball == shooter:
+            self.check_push()
+        if state.from_hand and f.hand is not None and f.cue_ball == shooter:
             self.check_hand()
         if f.restored_by_referee:
-            self.foul(
-                "7j",
-                0,
-                "Virhe: tuomari palautti pallot entisille paikoilleen, vuoro vaihtuu",
-                "A foul: the referee put the balls back where they were, and the turn passes",
-            )
-        if self.fouls and self.state.from_hand and not self.state.opening:
-            self.foul(
-                "7c",
-                0,
-                "Virhe käsipallotilanteessa: vuoro vaihtuu ja virheen tekijä saa uuden käsipallon",
-                "A fault from hand: the turn passes and the fouler plays from hand again next turn",
-            )
-            self.new_in_hand.add(self.shooter)
-        for ball in f.off_table:
-            if ball != shooter:
-                self.note(
-                    "8f",
-                    f"{ball.value} ei pysähtynyt pelialueelle: ylimennyt",
-                    f"{ball.value} did not stop on the bed: off the table",
-                )
+            self.fouls.append(C["7j"].item("restored"))
+        if f.setup_broken:
+            self.fouls.append(C["7j"].item("setup"))
+        if self.fouls and state.from_hand and not state.opening:
+            self.fouls.append(C["7c"].item("fault"))
+            self.new_in_hand.add(shooter)
+        for b in f.off_table:
+            if b != shooter:
+                self.notes.append(C["8f"].item("off", ball=ball(b).text))
+
+    def cue_ball_down(self) -> None:
+        f, shooter = self.facts, self.shooter
+        shootout = self.state.shootout
+        penalty = rules.cue_ball_down_penalty(f.first_contact, shootout=shootout)
+        off = shooter in f.off_table
+        how = C["7a"].say("off" if off else "pocket")
+        first = (
+            C["7a"].say("no_ball") if f.first_contact is None else C["7a"].say("first", ball=ball(f.first_contact).into)
+        )
+        clause = "6" if shootout else "7a"
+        self.fouls.append(C[clause].item("down", penalty, cue=shooter.value, how=how, first=first, points=str(penalty)))
+        if off:
+            self.notes.append(C["8f"].item("off", ball=ball(shooter).text))
+
+    def check_push(self) -> None:
+        """7d/8a/8b: a cue ball frozen to a ball; 7d: a double hit; 7j: the balls go back in simulated play."""
+        f, options = self.facts, self.options
+        if rules.talonmies_foul(f, options):
+            assert f.talonmies_angle is not None
+            self.fouls.append(C["8a"].item("towards", angle=f.talonmies_angle))
+            self.notes.append(C["7d"].item("foul"))
+            if rules.restore_after_foul(f, options):
+                self.restore = True
+                self.notes.append(C["7j"].item("restore_talonmies"))
+            else:
+                self.notes.append(C["7j"].item("foul"))
+        elif rules.talonmies_away(f, options):
+            assert f.talonmies_angle is not None
+            self.void("7d", "away", angle=f.talonmies_angle)
+        elif rules.trapped_push(f, options):
+            self.notes.append(C["8b"].item("trapped"))
+        if f.double_hit:
+            self.void("7d", "double_hit")
 
     def check_hand(self) -> None:
-        hand, opening = self.facts.hand, self.state.opening
+        hand = self.facts.hand
         assert hand is not None
-        faults: list[Text] = []
-        if not hand.first_ball_in_front and not hand.cushion_before_first_ball:
-            faults.append(
-                Text(
-                    "aloituslinjalla tai sen takana olevaa palloa saa pelata vain vallin tai linjan etupuolella olevan "
-                    "pallon kautta",
-                    "a ball on or behind the head string may be played only via a cushion or a ball in front of it",
-                )
-            )
-        if not hand.crossed_head_string:
-            faults.append(
-                Text(
-                    "lyöntipallon on ylitettävä aloituslinja tai osuttava sen etupuolella olevaan palloon",
-                    "the cue ball must cross the head string or hit a ball in front of it",
-                )
-            )
-        if hand.cushion_before_first_ball and not hand.first_cushion_in_front:
-            faults.append(
-                Text(
-                    "vallin kautta lyötäessä käsipallon on osuttava valliin aloituslinjan etupuolella",
-                    "played via a cushion, the cue ball must hit the cushion in front of the head string",
-                )
-            )
-        for fault in faults:
-            if opening:
-                self.foul("1.2", 0, "Aloituslyönnissä virhe: " + fault.fi, "Fault on the break: " + fault.en)
+        for key in rules.hand_faults(hand):
+            fault = C["5"].say(key)
+            if self.state.opening:
+                self.fouls.append(C["1.2"].item("break_fault", fault=fault))
             else:
-                self.foul("5", 0, "Käsipallovirhe: " + fault.fi, "Ball-in-hand fault: " + fault.en)
+                self.fouls.append(C["5"].item("fault", fault=fault))
 
     # --- the called pot ----------------------------------------------------------------------------
 
     def check_pot(self) -> bool:
-        """Whether the called pot is legal; records why not."""
-        f, call = self.facts, self.call
+        """Whether the called pot is legal; records every reason why not."""
+        f, call, state = self.facts, self.call, self.state
         if call is None:
             if f.pots:
-                self.void("1.3", "lyöntiä ei maalattu", "the stroke was not called")
+                self.void("1.3", "not_called")
             return False
-        dropped_elsewhere = [p for p in f.pots if p.ball == call.ball and p.pocket is not call.pocket]
         if f.called is None:
-            if dropped_elsewhere:
-                pocket = dropped_elsewhere[0].pocket.value
+            elsewhere = [p for p in f.pots if p.ball == call.ball and p.pocket is not call.pocket]
+            if elsewhere:
                 self.void(
                     "1.3",
-                    f"maalattu pallo {call.ball.value} meni pussiin {pocket}, ei maalattuun pussiin {call.pocket.value}",
-                    f"the called ball {call.ball.value} went into {pocket}, not the called {call.pocket.value}",
+                    "wrong_pocket",
+                    ball=ball(call.ball).text,
+                    went=pocket(elsewhere[0].pocket).into,
+                    called=pocket(call.pocket).text,
                 )
             return False
-        c = f.called
         if self.fouls:
             return False
-        ok = True
-        if not c.route_ok and c.route_problem is not None:
-            self.void(
-                c.route_clause,
-                "maalaus ei toteutunut: " + c.route_problem.fi,
-                "the call was not played: " + c.route_problem.en,
-            )
-            ok = False
-        elif not c.route_ok:
-            self.void("1.3", "maalaus ei toteutunut", "the call was not played as called")
-            ok = False
+        c = f.called
+        before = len(self.notes)
+        self.route(c)
         if c.kaka:
-            self.void(
-                "1.3",
-                "käkä: lyöntipallo kosketti kohdepalloa kahdesti",
-                "käkä: the cue ball touched the called ball twice",
-            )
-            ok = False
+            self.void("1.3", "kaka")
         if c.moving:
-            self.void(
-                "1.3",
-                "kohdepallo oli jo liikkeessä, kun se ohjattiin pussiin",
-                "the called ball was already moving when it was driven in",
-            )
-            ok = False
+            self.void("1.3", "moving")
         if c.mankeli:
-            self.void(
-                "7f",
-                "mankeli: pallo vieri pussiin vallia pitkin",
-                "mankeli: the ball ran along the cushion into the pocket",
-            )
-            ok = False
+            self.void("7f", "mankeli")
         if c.frozen_short_of_haaki:
-            self.void(
-                "7g",
-                "kohdepallo oli kiinni vallissa eikä ylittänyt pussin haakilinjaa",
-                "the called ball was frozen to a cushion and not past the pocket's haaki line",
-            )
-            ok = False
+            self.void("7g", "frozen")
         if c.konsti_ball_frozen_to_cushion:
-            self.void("7h", "pussitus vallissa kiinni olevan pallon kautta", "potted off a ball frozen to a cushion")
-            ok = False
+            assert call.via is not None
+            self.void("7h", "frozen", ball=ball(call.via).text)
         if call.konsti is not None and (
             c.konsti_pair_frozen or (self.options.frozen_any_object_balls and c.object_balls_frozen)
         ):
-            self.void(
-                "8c",
-                "kohdepallot kiinni toisissaan: kyyti tai pallon kautta ei anna pisteitä",
-                "object balls frozen together: a kyyti or a pot off a ball scores nothing",
-            )
-            ok = False
+            self.void("8c", "frozen")
         if f.jump_over_mask:
-            self.void("7e", "hyppylyönti maskipallon yli", "a jump over a masking ball")
-            ok = False
-        middle_direct_kaisa = is_middle_direct_kaisa(call)
-        if middle_direct_kaisa and self.state.last_pot_direct_middle_kaisa:
-            self.void(
-                "2.1",
-                "kaisaa ei saa saman lyöntivuoron aikana pussittaa suoraan keskelle kahta kertaa peräkkäin",
-                "the kaisa may not go directly into a middle pocket twice in a row in one inning",
-            )
-            ok = False
-        if self.state.from_hand and call.pocket.is_middle and call.cushion_count == 0:
-            if self.state.opening and call.ball.is_kaisa:
-                self.void(
-                    "1.2",
-                    "aloittaja ei saa pussittaa kaisaa suoraan keskelle",
-                    "the breaker may not pot the kaisa directly into a middle pocket",
-                )
-            self.void(
-                "5",
-                "käsipallosta vain pussitus kulmiin tai vallin/vallien kautta keskelle tuo pisteitä",
-                "from hand only corner pots, or middle pots via cushions, score",
-            )
-            ok = False
+            self.void("7e", "jump")
+        if rules.direct_middle_kaisa_twice(call, state):
+            self.void("2.1", "twice")
+        if rules.shootout_first_pot_wrong(call.ball, call.pocket, state):
+            self.void("6", "first_pot")
+        if rules.middle_without_cushion_from_hand(call.pocket, call.cushion_count, state):
+            if rules.break_direct_middle_kaisa(call, state):
+                self.void("1.2", "break_middle_kaisa")
+            self.void("5", "middle")
+        ok = len(self.notes) == before and not self.voided
         if ok and c.rattles:
-            self.note(
-                "1.3",
-                f"Röpötys ({c.rattles} haakiosumaa) ei vaadi maalausta",
-                f"Jaw rattles ({c.rattles}) need no call",
-            )
-        return ok and not self.voided
+            rattles = count(c.rattles, "haakiosuma", "haakiosumaa", "jaw rattle", "jaw rattles")
+            self.notes.append(C["1.3"].item("rattles", rattles=rattles))
+        return ok
+
+    def route(self, c: CalledPotFacts) -> None:
+        """1.3 and 2: every way the route differed from the call, each cited under the clause it broke."""
+        problems = c.route_problems
+        if not problems and not c.route_ok:
+            why = c.route_problem if c.route_problem is not None else C["1.3"].say("kirjuri")
+            problems = ((c.route_clause, why),)
+        for clause, problem in problems:
+            reason = C["1.3"].say("route", problem=problem)
+            text = VOID.render(reason=reason)
+            self.voided = True
+            self.notes.append(RulingItem(clause, 0, upper_first(text.fi), upper_first(text.en)))
 
     def score(self) -> None:
-        f, call = self.facts, self.call
+        call, state = self.call, self.state
         assert call is not None
+        if state.shootout_inning_start:
+            value = C["6"].points["first_pot"]
+            self.items.append(C["6"].item("corner", value, pocket=pocket(call.pocket).into, points=value))
+        else:
+            self.score_called(call)
+        self.score_extras(call)
+
+    def score_called(self, call: Call) -> None:
+        f = self.facts
         counts_nakki = call.konsti is None
         nakki = sorted(f.nakki, key=lambda b: b.value) if counts_nakki else []
         middle_direct = is_middle_direct_kaisa(call)
         value = called_ball_value(call.ball, middle_direct=middle_direct, with_nakki=bool(nakki))
-        name = _name(call.ball)
-        route_fi = "suoraan" if call.is_direct else ("konstilla" if call.konsti else "vallin kautta")
-        route_en = "directly" if call.is_direct else ("with a konsti" if call.konsti else "via cushions")
-        nakki_fi = " nakin kanssa" if nakki else ""
-        nakki_en = " with nakki" if nakki else ""
+        if call.is_direct:
+            route = Text("suoraan", "directly")
+        elif call.konsti is Konsti.KYYTI:
+            route = Text("kyydillä", "by kyyti")
+        elif call.konsti is not None:
+            route = Text("pallon kautta", "off a ball")
+        else:
+            route = Text("vallin kautta", "via cushions")
+        with_nakki = Text(
+            (" nakin kanssa" if len(nakki) == 1 else " nakkien kanssa") if nakki else "", " with nakki" if nakki else ""
+        )
         clause = "2"
         if call.ball.is_kaisa and call.pocket.is_middle and not middle_direct:
             clause = "2.1"
-            self.note(
-                "2.1",
-                "Kaisa keskelle muuten kuin suoraan: vain kulmapussin arvo",
-                "A kaisa into a middle pocket other than directly scores as in a corner",
-            )
+            self.notes.append(C["2.1"].item("only_corner"))
         self.items.append(
             RulingItem(
                 clause,
                 value,
-                f"Maalattu {name.fi} pussiin {call.pocket.value} {route_fi}{nakki_fi}: {value}",
-                f"Called {name.en} into {call.pocket.value} {route_en}{nakki_en}: {value}",
+                *_pair(
+                    C["2"].say(
+                        "pot",
+                        ball=ball(call.ball).text,
+                        pocket=pocket(call.pocket).into,
+                        route=route,
+                        nakki=with_nakki,
+                        points=value,
+                    )
+                ),
             )
         )
-        for ball in nakki:
-            v = NAKKI_VALUE[kind(ball)]
-            n = _name(ball)
-            self.items.append(RulingItem("2", v, f"Nakki: {n.fi}: {v}", f"Nakki on {n.en}: {v}"))
+        for b in nakki:
+            v = NAKKI_VALUE[kind(b)]
+            self.items.append(C["2"].item("nakki", v, ball=ball(b).text, points=v))
         if not counts_nakki and f.nakki:
-            self.note(
-                "2.1",
-                "Kyydillä tai pallon kautta pussitetusta pallosta ei lasketa nakkeja",
-                "No nakki counts for a pot by kyyti or off a ball",
-            )
-        for pot in f.pots:
+            self.notes.append(C["2.1"].item("no_nakki"))
+
+    def score_extras(self, call: Call) -> None:
+        for pot in self.facts.pots:
             if pot.ball in (call.ball, self.shooter):
                 continue
-            n = _name(pot.ball)
             if self.state.from_hand and pot.pocket.is_middle and not pot.cushion_first:
-                self.note(
-                    "5",
-                    f"Lisäpallo {n.fi} keskelle ilman vallia käsipallosta ei tuo pisteitä",
-                    f"Extra ball {n.en} into a middle pocket without a cushion scores nothing from hand",
-                )
+                self.notes.append(C["5"].item("extra_middle", ball=ball(pot.ball).text))
                 continue
             v = self.options.extra_kaisa_value if pot.ball.is_kaisa else BALL_VALUE[kind(pot.ball)]
             self.items.append(
-                RulingItem(
-                    "2.1",
-                    v,
-                    f"Lisäpallo {n.fi} pussiin {pot.pocket.value}: {v}",
-                    f"Extra ball: {n.en} into {pot.pocket.value}: {v}",
-                )
+                C["2.1"].item("extra", v, ball=ball(pot.ball).text, pocket=pocket(pot.pocket).into, points=v)
             )
 
     def end_of_game(self) -> None:
@@ -388,26 +309,14 @@ class _Judgement:
         if call.konsti is Konsti.KYYTI and other_object:
             if before >= 55:
                 self.game_over = True
-                self.note(
-                    "3",
-                    "55 pistettä tai enemmän: valkoinen kyydillä ja punainen tai kaisa pussiin lopettaa pelin",
-                    "At 55 or more, a white by kyyti with a red or the kaisa dropping ends the game",
-                )
+                self.notes.append(C["3"].item("kyyti_55"))
                 return
             self.game_over = after >= WINNING_SCORE
             if self.game_over:
-                self.note(
-                    "3",
-                    "Kyydillä pussitettu valkoinen: toinen kohdepallo pussissa korvaa nakin",
-                    "A white by kyyti: another object ball dropping takes the nakki's place",
-                )
+                self.notes.append(C["3"].item("kyyti_other"))
             return
         if call.konsti in (Konsti.KARA, Konsti.KISS) and after >= WINNING_SCORE:
-            self.note(
-                "3",
-                "Pallon kautta pussitetulla valkoisella ei voi lopettaa",
-                "A white potted off a ball cannot finish the game",
-            )
+            self.notes.append(C["3"].item("white_off_ball"))
         elif has_nakki:
             self.game_over = after >= WINNING_SCORE
             return
@@ -415,35 +324,30 @@ class _Judgement:
             self.turn_passes = True
             if self.options.white_at_59_scores_two_only:
                 self.items = self.items[:1]  # the white's own 2; no extras (option)
-            self.note(
-                "3",
-                "59 pistettä tai enemmän ja valkoinen ilman nakkia: +2 pistettä, peli ei pääty ja vuoro vaihtuu",
-                "At 59 or more, a white with no nakki: +2, the game goes on and the turn passes",
-            )
+            self.notes.append(C["3"].item("white_59"))
         elif after >= WINNING_SCORE:
-            self.note(
-                "3",
-                "60 pistettä valkoisella ilman nakkia: peli ei pääty, lyöntivuoro jatkuu",
-                "60 reached on a white with no nakki: the game goes on and so does the inning",
-            )
+            self.notes.append(C["3"].item("white_60"))
 
     # --- the balls afterwards ----------------------------------------------------------------------
 
-    def place_balls(self, legal: bool) -> tuple[Position, dict[BallId, Point], bool]:
+    def place_balls(self) -> tuple[Position, dict[BallId, Point], bool]:
         f, spec = self.facts, self.spec
-        if f.restored_by_referee:
-            return f.start, {}, self.state.kaisa_off_centre
+        if f.restored_by_referee or self.restore:
+            position = f.start
+            for b in self.new_in_hand:
+                if b in position:
+                    position = position.without(b)
+            return position, {}, self.state.kaisa_off_centre
         down = [p.ball for p in f.pots] + list(f.off_table)
-        for ball in down:
-            if ball.is_white:
-                self.new_in_hand.add(ball)
-                if ball != self.shooter:
-                    self.note(
-                        "4",
-                        f"Valkoinen {ball.value}: omistajalle käsipallo",
-                        f"White {ball.value}: its owner plays from hand",
-                    )
-        on_table = Position({b: p for b, p in f.final.items() if b not in down})
+        for b in down:
+            if b.is_white:
+                self.new_in_hand.add(b)
+                if b != self.shooter:
+                    self.notes.append(C["4"].item("white_in_hand", ball=ball(b).text))
+        final = f.final
+        if f.swapped_by_referee and BallId.W1 in final and BallId.W2 in final:
+            final = final.with_ball(BallId.W1, final[BallId.W2]).with_ball(BallId.W2, final[BallId.W1])
+        on_table = Position({b: p for b, p in final.items() if b not in down})
         respots: dict[BallId, Point] = {}
         kaisa_flag = self.state.kaisa_off_centre and not f.kaisa_touched
         # 4: a waiting kaisa goes back first, so that a red to be spotted (4.1) finds the spot it left
@@ -454,57 +358,41 @@ class _Judgement:
                 respots[BallId.K] = centre
                 on_table = on_table.with_ball(BallId.K, centre)
                 kaisa_flag = False
-                self.note(
-                    "4",
-                    "Keskipilkku vapautui: kaisa palautetaan keskipilkulle",
-                    "The centre spot is free again: the kaisa goes back there",
-                )
+                self.notes.append(C["4"].item("kaisa_back"))
         placed = respot([b for b in down if not b.is_white], on_table, spec)
-        for ball, (spot, point) in placed.items():
-            respots[ball] = point
-            n = _name(ball)
-            clause = "4.1" if len(placed) > 1 and any(b.is_kaisa for b in placed) else "4"
-            where = SPOT_NAMES[spot] if spot else Text("pitkälle keskiakselille", "on the long axis")
-            self.note(
-                clause, f"{_upper_first(n.fi)} asetetaan {where.fi}", f"{_upper_first(n.en)} is spotted {where.en}"
-            )
-            if ball.is_kaisa:
+        for b, (spot, point) in placed.items():
+            respots[b] = point
+            clause = "4.1" if len(placed) > 1 and any(x.is_kaisa for x in placed) else "4"
+            self.notes.append(C[clause].item("spotted", ball=ball(b).text, spot=SPOT_NAMES[spot]))
+            if b.is_kaisa:
                 kaisa_flag = spot is not SpotId.CENTRE
         position = Position({**on_table, **respots})
-        for ball in self.new_in_hand:
-            if ball in position:
-                position = position.without(ball)
+        for b in self.new_in_hand:
+            if b in position:
+                position = position.without(b)
         return position, respots, kaisa_flag
 
     def rule(self) -> Ruling:
         self.validate()
         f, call, state = self.facts, self.call, self.state
         self.check_fouls()
-        legal = self.check_pot() and not self.fouls
+        legal = self.check_pot() and not self.fouls and not self.voided
         if legal:
             assert call is not None
             self.score()
             self.end_of_game()
-            off = set(f.off_table)
-            konsti_or_nakki = (set(f.nakki) if call.konsti is None else set()) | (
-                {call.via} if call.via and call.konsti is not Konsti.KISS else set()
-            )
-            for ball in sorted(off & konsti_or_nakki, key=lambda b: b.value):
+            for b in sorted(set(f.off_table) & rules.eight_g_balls(f, call), key=lambda x: x.value):
                 self.turn_passes = True
-                self.note(
-                    "8g",
-                    f"{ball.value} meni yli laidan: pussitus hyväksytään, mutta vuoro vaihtuu",
-                    f"{ball.value} left the table: the pot counts, but the turn passes",
-                )
+                self.notes.append(C["8g"].item("off", ball=ball(b).text))
         else:
             self.turn_passes = True
-        position, respots, kaisa_flag = self.place_balls(legal)
+        position, respots, kaisa_flag = self.place_balls()
         if self.game_over:
-            self.note("3", "Peli päättyi: 60 pistettä", "Game over: 60 points reached")
+            self.notes.append(C["3"].item("over"))
         elif self.turn_passes:
-            self.note("1.3", "Lyöntivuoro vaihtuu", "The turn passes")
+            self.notes.append(C["1.3"].item("turn_passes"))
         else:
-            self.note("1.3", "Sääntöjenmukainen pussitus: lyöntivuoro jatkuu", "A legal pot: the inning continues")
+            self.notes.append(C["1.3"].item("continues"))
         in_hand = frozenset((state.in_hand - {self.shooter}) | self.new_in_hand)
         points = sum(i.points for i in self.items) + sum(x.points for x in self.fouls)
         scores = dict(state.scores)
@@ -518,6 +406,7 @@ class _Judgement:
             in_hand=in_hand,
             last_pot_direct_middle_kaisa=middle_direct and continues,
             kaisa_off_centre=kaisa_flag,
+            shootout=state.shootout,
         )
         return Ruling(
             shooter=self.shooter,
@@ -536,51 +425,61 @@ class _Judgement:
         )
 
 
+def _pair(text: Text) -> tuple[str, str]:
+    return upper_first(text.fi), upper_first(text.en)
+
+
 def _judge_late_fall(facts: Facts, state: GameState) -> Ruling:
     """8e: a ball fell by itself or was moved from outside: put back, the turn stays; caused by a player,
     it is a foul (7j) and the turn passes if that player was at the table."""
     fall = facts.late_fall
     assert fall is not None
-    notes = [
-        item(
-            "8e",
-            0,
-            Text(
-                f"Pallo {fall.ball.value} putosi tai liikkui itsestään: liikahtaneet pallot palautetaan paikoilleen",
-                f"{fall.ball.value} fell or moved by itself: the moved balls go back where they were",
-            ),
-        )
-    ]
+    notes = [C["8e"].item("fell", ball=ball(fall.ball).text)]
     fouls: list[RulingItem] = []
     turn_passes = False
     if fall.caused_by is not None:
-        fouls.append(
-            item(
-                "7j",
-                0,
-                Text(
-                    f"Pelaaja ({fall.caused_by.value}) aiheutti pallon liikahtamisen: virhe",
-                    f"A player ({fall.caused_by.value}) caused it: a foul",
-                ),
-            )
-        )
+        fouls.append(C["7j"].item("caused", ball=fall.caused_by.value))
         turn_passes = fall.caused_by == state.shooter
     next_state = state.evolve(
         shooter=opponent_of(state.shooter) if turn_passes else state.shooter,
         last_pot_direct_middle_kaisa=state.last_pot_direct_middle_kaisa and not turn_passes,
     )
+    return _standing(facts, state, next_state, tuple(fouls), tuple(notes), turn_passes, facts.start)
+
+
+def _judge_expired_swap(facts: Facts, state: GameState) -> Ruling:
+    """7i: the cue balls were found swapped from earlier than the previous stroke: the error has expired; their
+    places are swapped back and the game goes on as if they had never been swapped (no points, same turn)."""
+    start = facts.start
+    position = start
+    if BallId.W1 in start and BallId.W2 in start:
+        position = start.with_ball(BallId.W1, start[BallId.W2]).with_ball(BallId.W2, start[BallId.W1])
+    notes = (C["7i"].item("expired"),)
+    return _standing(facts, state, state, (), notes, False, position)
+
+
+def _standing(
+    facts: Facts,
+    state: GameState,
+    next_state: GameState,
+    fouls: tuple[RulingItem, ...],
+    notes: tuple[RulingItem, ...],
+    turn_passes: bool,
+    position: Position,
+) -> Ruling:
+    """A ruling outside a stroke: no pot, no points."""
     return Ruling(
         shooter=state.shooter,
         legal_pot=False,
         items=(),
-        fouls=tuple(fouls),
-        notes=tuple(notes),
+        fouls=fouls,
+        notes=notes,
         turn_passes=turn_passes,
         in_hand=state.in_hand,
         respots={},
         game_over=False,
         winner=None,
         events=facts.events,
-        position=facts.start,
+        position=position,
         state=next_state,
     )

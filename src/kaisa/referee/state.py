@@ -23,7 +23,7 @@ class GameState:
     ``in_hand`` holds the cue balls whose owners play their next stroke from hand (5, 7c);
     ``last_pot_direct_middle_kaisa`` is True when the previous pot of this inning put the kaisa directly into
     a middle pocket (2.1); ``kaisa_off_centre`` when the kaisa was spotted off the centre spot and no ball has
-    touched it since (4).
+    touched it since (4); ``shootout`` when the stroke belongs to the penalty shoot-out (6).
     """
 
     scores: Mapping[BallId, int] = field(default_factory=lambda: {BallId.W1: 0, BallId.W2: 0})
@@ -32,6 +32,7 @@ class GameState:
     in_hand: frozenset[BallId] = frozenset()
     last_pot_direct_middle_kaisa: bool = False
     kaisa_off_centre: bool = False
+    shootout: bool = False
 
     def __post_init__(self) -> None:
         if self.shooter not in CUE_BALLS:
@@ -47,6 +48,11 @@ class GameState:
         """This stroke is played from behind the head string: ball in hand or the break."""
         return self.opening or self.shooter in self.in_hand
 
+    @property
+    def shootout_inning_start(self) -> bool:
+        """The first stroke of a shoot-out inning: the cue ball in hand, the kaisa on the centre spot (6)."""
+        return self.shootout and self.shooter in self.in_hand
+
     def score(self, cue_ball: BallId) -> int:
         return self.scores[cue_ball]
 
@@ -54,7 +60,9 @@ class GameState:
         return replace(self, **changes)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The state as JSON; ``shootout`` appears only in the shoot-out, so states stored before it existed
+        read and write back the same."""
+        out: dict[str, Any] = {
             "scores": {b.value: s for b, s in self.scores.items()},
             "shooter": self.shooter.value,
             "opening": self.opening,
@@ -62,12 +70,23 @@ class GameState:
             "last_pot_direct_middle_kaisa": self.last_pot_direct_middle_kaisa,
             "kaisa_off_centre": self.kaisa_off_centre,
         }
+        if self.shootout:
+            out["shootout"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: object) -> GameState:
         if not isinstance(data, dict):
             raise FormatError('a state must be an object like {"scores": {"W1": 0, "W2": 0}, "shooter": "W1"}')
-        allowed = {"scores", "shooter", "opening", "in_hand", "last_pot_direct_middle_kaisa", "kaisa_off_centre"}
+        allowed = {
+            "scores",
+            "shooter",
+            "opening",
+            "in_hand",
+            "last_pot_direct_middle_kaisa",
+            "kaisa_off_centre",
+            "shootout",
+        }
         unknown = sorted(set(data) - allowed)
         if unknown:
             raise FormatError(f"state has unknown keys {unknown}; allowed are {sorted(allowed)}")
@@ -80,7 +99,7 @@ class GameState:
             in_hand = data.get("in_hand", [])
             if not isinstance(in_hand, list) or not all(isinstance(b, str) for b in in_hand):
                 raise FormatError(f'state in_hand is a list of cue balls, e.g. ["W1"], not {in_hand!r}')
-            for key in ("opening", "last_pot_direct_middle_kaisa", "kaisa_off_centre"):
+            for key in ("opening", "last_pot_direct_middle_kaisa", "kaisa_off_centre", "shootout"):
                 if not isinstance(data.get(key, False), bool):
                     raise FormatError(f"state {key} must be true or false")
             return cls(
@@ -90,6 +109,7 @@ class GameState:
                 in_hand=frozenset(BallId(b) for b in in_hand),
                 last_pot_direct_middle_kaisa=data.get("last_pot_direct_middle_kaisa", False),
                 kaisa_off_centre=data.get("kaisa_off_centre", False),
+                shootout=data.get("shootout", False),
             )
         except ValueError as exc:
             if isinstance(exc, FormatError):
