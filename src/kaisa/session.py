@@ -57,6 +57,7 @@ from kaisa.records.storage import AccessDeniedError, MatchInfo, PlayerInfo, Stor
 from kaisa.records.storage.store import EntryKey, OpenedMatch, StoredAction
 from kaisa.referee import GameState, LateFall, RuleOptions, Ruling
 from kaisa.referee.opening import w2_corridors
+from kaisa.referee.ruling import RulingItem
 from kaisa.table import OFFICIAL, TableSpec
 
 if TYPE_CHECKING:
@@ -565,6 +566,11 @@ class MatchSession:
         config = self.match.config
         return aim(state.position, state.game, call, stroke, options=config.options, spec=config.spec)
 
+    def call_prospects(self, call: Call) -> list[RulingItem]:
+        """:func:`call_prospects` in this match's position and state."""
+        state = self.match.state
+        return call_prospects(state.position, state.game, call, self.match.config.spec)
+
     def preview(self, call: Call | None, stroke: Stroke) -> StudyShot:
         """The stroke as it would play now, noise-free, ruled but not recorded (the full aiming aid)."""
         state = self.match.state
@@ -640,7 +646,6 @@ def rule_stroke(
     return judge(observe(log, call, options=options), call, game, options=options)
 
 
-
 def advise(position: Position, game: GameState | None, level: str, seed: int = 0) -> list[Evaluation]:
     """The advisor's evaluated calls in ``position`` (``game``: default W1 at the table), best first. Refuses a
     cue ball that is neither on the table nor in hand."""
@@ -669,6 +674,31 @@ class Aim:
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+def call_prospects(position: Position, game: GameState, call: Call, spec: TableSpec = OFFICIAL) -> list[RulingItem]:
+    """Why ``call`` cannot score in this state, as the referee would say it (empty: it can): the break's
+    direct middle kaisa (1.2), a direct middle kaisa again (2.1), a middle pot without a cushion from hand (5),
+    the shoot-out's first pot (6), and from hand a called ball on or behind the head string played without a
+    cushion (5). Asks the referee's predicates and wordings, so the page marks a call before the stroke exactly
+    as the ruling would void it after."""
+    from kaisa.referee import predicates
+    from kaisa.referee.catalogue import CATALOGUE
+
+    call.check_shooter(game.shooter)
+    out: list[RulingItem] = []
+    if predicates.direct_middle_kaisa_twice(call, game):
+        out.append(CATALOGUE["2.1"].void("twice"))
+    if predicates.shootout_first_pot_wrong(call.ball, call.pocket, game):
+        out.append(CATALOGUE["6"].void("first_pot"))
+    if predicates.middle_without_cushion_from_hand(call.pocket, call.cushion_count, game):
+        if predicates.break_direct_middle_kaisa(call, game):
+            out.append(CATALOGUE["1.2"].void("break_middle_kaisa"))
+        out.append(CATALOGUE["5"].void("middle"))
+    target = position.get(call.ball, None)
+    if game.from_hand and target is not None and target[1] <= spec.head_string and call.is_direct:
+        out.append(CATALOGUE["5"].void("behind_ball"))
+    return out
 
 
 AIM_SCANS = ((0.8, 0.04), (3.0, 0.1))
@@ -780,6 +810,7 @@ __all__ = [
     "UnknownActionError",
     "advise",
     "aim",
+    "call_prospects",
     "check_position",
     "match_config",
     "physics_ready",

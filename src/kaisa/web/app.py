@@ -128,12 +128,16 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
     @app.post("/api/calls/check", tags=["reference"])
     def check_call(body: schemas.CallCheckIn) -> schemas.CallCheckOut:
-        """Parse a call in the call notation and say whether ``shooter`` may make it."""
+        """Parse a call in the call notation and say whether ``shooter`` may make it, and, given a match or a
+        position and state, why it cannot score there (the break, 2.1, from hand; from the referee)."""
         call = parse_call(body.call)
         call.check_shooter(BallId(body.shooter))
         from kaisa.call import format_call
 
-        return schemas.CallCheckOut(call=format_call(call), ball=call.ball.value, pocket=call.pocket.value)
+        prospects = service.call_prospects(call, body.match, body.position, body.state)
+        return schemas.CallCheckOut(
+            call=format_call(call), ball=call.ball.value, pocket=call.pocket.value, prospects=prospects
+        )
 
     # --- matches -------------------------------------------------------------------------------------
 

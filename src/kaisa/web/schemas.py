@@ -109,6 +109,9 @@ class ShotIn(Strict):
 class CallCheckIn(Strict):
     call: str = Field(min_length=1, max_length=200)
     shooter: CueBallName = "W1"
+    match: int | None = Field(None, description="check the call in this match's state (the break, 2.1, from hand)")
+    position: PositionIn | None = Field(None, description="or in this position (study), with ``state``")
+    state: dict[str, Any] | None = Field(None, description="the referee's game state JSON for ``position``")
 
 
 class CallCheckOut(BaseModel):
@@ -116,6 +119,8 @@ class CallCheckOut(BaseModel):
     """The call written back in the notation's canonical form."""
     ball: str
     pocket: str
+    prospects: list[dict[str, Any]] = []
+    """Why the call cannot score in the given state, each with its clause and fi/en texts (empty: it can)."""
 
 
 class BreakIn(Strict):

@@ -23,6 +23,7 @@ from kaisa.session import (
     UnknownActionError,
     advise,
     aim,
+    call_prospects,
     study_shot,
 )
 from kaisa.web import schemas
@@ -123,6 +124,25 @@ class MatchService:
         """The aim helper on the match as it stands (a read: nothing is recorded)."""
         with self.sessions.open(match_id) as session:
             return schemas.AimOut.model_validate(session.aim(call, stroke).to_json())
+
+    def call_prospects(
+        self,
+        call: Call,
+        match_id: int | None,
+        position: schemas.PositionIn | None,
+        state: dict[str, Any] | None,
+    ) -> list[dict[str, Any]]:
+        """Why ``call`` cannot score in the match's state, or in ``position`` and ``state`` (empty: it can, or
+        no state was given)."""
+        if match_id is not None:
+            opened = self.store.open_match(match_id)
+            items = call_prospects(opened.state.position, opened.state.game, call, opened.config.spec)
+        elif position is not None:
+            game = game_of(state) or GameState()
+            items = call_prospects(position_of(position), game, call)
+        else:
+            return []
+        return [i.to_json() for i in items]
 
     def preview(self, match_id: int, call: Call | None, stroke: Stroke) -> schemas.StudyShotOut:
         """The stroke as it would play now, ruled, not recorded (read under the match's lock, no write)."""

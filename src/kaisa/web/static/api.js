@@ -110,7 +110,7 @@ export async function request(method, path, body, headers = {}) {
 export const api = {
   table: () => request("GET", "/api/table"),
   players: () => request("GET", "/api/players"),
-  checkCall: (call, shooter) => request("POST", "/api/calls/check", { call, shooter }),
+  checkCall: (call, shooter, where = {}) => request("POST", "/api/calls/check", { call, shooter, ...where }),
   matches: () => request("GET", "/api/matches"),
   createMatch: (body) => request("POST", "/api/matches", body),
   match: (id) => request("GET", `/api/matches/${id}`),

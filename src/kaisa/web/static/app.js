@@ -770,6 +770,10 @@ class MatchMode {
     aimAtCall(this, this.cuePosition(), this.tableBalls(), (call, stroke) => api.aim(this.id, call, stroke));
   }
 
+  callWhere() {
+    return { match: this.id };
+  }
+
   /** The stroke as set now, with its place when the cue ball is in hand. */
   strokeNow() {
     const v = this.data;
@@ -1449,6 +1453,10 @@ class StudyMode {
     return app.stroke.stroke(this.shooter);
   }
 
+  callWhere() {
+    return { position: { balls: this.position }, state: this.gameState() };
+  }
+
   gameState() {
     return { shooter: this.shooter };
   }
@@ -1868,6 +1876,7 @@ async function main() {
   applyLabels(document);
   app.stroke = new StrokeControls(() => app.mode && app.mode.onStrokeChange && app.mode.onStrokeChange());
   app.call = new CallControls(() => app.mode && app.mode.render && app.mode.render());
+  app.call.where = () => (app.mode && app.mode.callWhere ? app.mode.callWhere() : {});
   wire();
   try {
     const [table, players] = await Promise.all([api.table(), api.players()]);

@@ -1,7 +1,7 @@
 // The stroke controls (direction, power, cue-tip offset, elevation) and the call builder.
 
 import { api } from "./api.js";
-import { lang, t } from "./i18n.js";
+import { lang, ruleText, t } from "./i18n.js";
 import { POCKET_IDS } from "./table.js";
 
 export const MAX_TIP = 0.5; // fractions of the ball radius: sqrt(side² + follow²) <= 0.5
@@ -305,8 +305,11 @@ export class CallControls {
     const seq = ++this._seq;
     let result;
     try {
-      const answer = await api.checkCall(text, this.shooter);
-      result = { text, ok: true, call: answer.call, ball: answer.ball, pocket: answer.pocket };
+      // where the call would be played (a match or a study position), so the referee can say whether it can
+      // score there: the break, 2.1, from hand
+      const where = this.where ? this.where() : {};
+      const answer = await api.checkCall(text, this.shooter, where || {});
+      result = { text, ok: true, call: answer.call, ball: answer.ball, pocket: answer.pocket, prospects: answer.prospects || [] };
     } catch (error) {
       result = { text, ok: false, error: error.message };
     }
@@ -325,6 +328,9 @@ export class CallControls {
     } else if (!c) {
       this.status.textContent = "";
       this.status.className = "call-status";
+    } else if (c.ok && c.prospects && c.prospects.length) {
+      this.status.textContent = `⚠ ${t("call.cannotScore", { call: c.call })} ${c.prospects.map((p) => `(${p.clause}) ${ruleText(p)}`).join(" ")}`;
+      this.status.className = "call-status warn";
     } else if (c.ok) {
       this.status.textContent = `✓ ${t("call.valid", { call: c.call })}`;
       this.status.className = "call-status ok";
@@ -332,7 +338,7 @@ export class CallControls {
       this.status.textContent = `✗ ${c.error}`;
       this.status.className = "call-status bad";
     }
-    this.status.dataset.state = !c ? "none" : c.ok ? "ok" : "bad";
+    this.status.dataset.state = !c ? "none" : !c.ok ? "bad" : c.prospects && c.prospects.length ? "warn" : "ok";
   }
 
   /** What to send: {call: text|null} or {error}. */
