@@ -529,7 +529,7 @@ def test_1_2_w2_may_stand_just_outside_the_corridor(pocket):
 def test_1_2_w2_corridor_clearance_option():
     near = corridor_point(PocketId.FL, 2.2 * R)  # clear of a 2R corridor, inside the default 2.5R
     far = corridor_point(PocketId.FR, 2.8 * R)  # clear of the default, inside a 3R corridor
-    assert_refused(place_w2_match(), PlaceW2(near), IllegalPlacementError, "FL")
+    assert_refused(place_w2_match(), PlaceW2(near), IllegalPlacementError, "line to FL")
     narrow = place_w2_match(RuleOptions(w2_corridor_clearance=2.0))
     narrow.push(PlaceW2(near))
     assert narrow.state.phase is Phase.PLAY

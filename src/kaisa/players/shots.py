@@ -64,12 +64,14 @@ without spin (by the cue or a collision) slides first and keeps 5/7 of its speed
 clipped to [:data:`MIN_STROKE_SPEED`, :data:`MAX_STROKE_SPEED`].
 
 **Rules** (REFERENCE.md sections 4-5): never the shooter's own cue ball (the opponent's white is an object
-ball); no bank off a rail next to its pocket (its last contact would make it a mankeli, 7f); no kara or
-kiss off a ball frozen to a cushion (7h); no konsti with the konsti ball frozen to the called ball (8c).
-From hand the first ball the cue ball touches must lie in front of the head string unless the cue ball
-goes to a cushion first, which must then be in front of the line (5); a middle-pocket pot from hand needs
-a cushion in its route (5, 1.2); after a direct middle kaisa in this inning, no direct middle kaisa (2.1);
-a cue ball frozen to a ball is not struck less than 90 degrees from it (talonmies, 7d and 8a).
+ball); no bank off a rail next to its pocket (its last contact would make it a mankeli, 7f); no konsti with
+the konsti ball frozen to the called ball (8c). From hand the first ball the cue ball touches must lie in
+front of the head string unless the cue ball goes to a cushion first, which must then be in front of the
+line (5). The referee's predicates (:mod:`kaisa.referee.predicates`) decide the rest, so the rules are stated
+once: which pockets can score in this state (``call_can_score``: 5 and 1.2 from hand, 2.1 the direct middle
+kaisa twice, 6 the shoot-out's first pot), which balls can be a kara or kiss ball (``konsti_ball_usable``,
+7h) and which directions push a frozen ball (``pushes``, talonmies 7d and 8a; none when the cue ball cannot
+be struck away, 8b).
 """
 
 from __future__ import annotations
@@ -83,8 +85,10 @@ from kaisa.call import Call, Konsti, Leg
 from kaisa.model import MAX_TIP_OFFSET, BallId, Position, Stroke
 from kaisa.physics.engine import BALL_BALL_FRICTION, BALL_PARAMETERS
 from kaisa.players.candidates import KINDS, ShotCandidate
+from kaisa.referee.observe import cannot_strike_away
 from kaisa.referee.opening import check_hand_placement
 from kaisa.referee.options import DEFAULT_OPTIONS
+from kaisa.referee.predicates import call_can_score, konsti_ball_usable, pushes
 from kaisa.referee.state import GameState
 from kaisa.table import OFFICIAL, PocketId, Point, RailId, TableSpec
 
@@ -685,7 +689,9 @@ class _Generator:
         self.from_hand = game.from_hand
         self.head_string = spec.head_string
         gap = DEFAULT_OPTIONS.frozen_gap
-        self.frozen_to_cushion = {b for b, p in self.objects.items() if spec.cushion_gap(p) < gap}
+        self.frozen_to_cushion = {
+            b for b, p in self.objects.items() if not konsti_ball_usable(p, DEFAULT_OPTIONS, spec)
+        }
         self.frozen_pairs = {
             frozenset((a, b))
             for a, pa in self.objects.items()
@@ -696,11 +702,15 @@ class _Generator:
             way[0] for p in self.objects.values() if (way := _towards(cue, p)) is not None and way[1] - self.g.d < gap
         ]
         """Directions from the cue ball to the balls it is frozen to."""
+        self.trapped = bool(self.leaning_on) and cannot_strike_away(
+            cue, [math.degrees(math.atan2(u[1], u[0])) for u in self.leaning_on], DEFAULT_OPTIONS, spec
+        )
+        """8b: the cue ball cannot be struck away from the balls it is frozen to, so it may move them."""
 
     def pushes(self, d: Point) -> bool:
-        """Whether a stroke along ``d`` is struck less than 90 degrees from a ball the cue ball is frozen to:
-        a talonmies (7d, 8a), a foul or no points."""
-        return any(_dot(d, towards) > 0 for towards in self.leaning_on)
+        """Whether a stroke along ``d`` is a talonmies that cannot score (7d, 8a): the referee's predicate on
+        its angle to each ball the cue ball is frozen to; never when the cue ball is trapped (8b)."""
+        return not self.trapped and any(pushes(_angle(d, towards)) for towards in self.leaning_on)
 
     # --- shared checks ---
 
@@ -713,10 +723,8 @@ class _Generator:
         return p[1] > self.head_string
 
     def pocket_allowed(self, ball: BallId, pocket: PocketId, *, cushions: int, konsti: bool) -> bool:
-        if pocket.is_middle and self.from_hand and cushions == 0:
-            return False  # 5: from hand only corner pots, or middle pots via cushions, score
-        direct = cushions == 0 and not konsti
-        return not (direct and pocket.is_middle and ball.is_kaisa and self.game.last_pot_direct_middle_kaisa)
+        """The referee says whether such a pot can score in this state (5, 1.2, 2.1, 6)."""
+        return call_can_score(ball, pocket, cushions=cushions, konsti=konsti, state=self.game)
 
     def first_ball_allowed(self, p: Point) -> bool:
         """5: from hand the cue ball may go straight only to a ball in front of the head string."""

@@ -1,7 +1,8 @@
 """The referee: observe a stroke's events, then judge them by the 2014 rulebook. Never imports pooltool.
 
 ``observe(record, call) -> Facts`` and ``judge(facts, call, state) -> Ruling``; a marker's entry becomes
-``Facts`` through :class:`MarkerEntry`.
+``Facts`` through :class:`MarkerEntry`. The rulebook itself is :mod:`kaisa.referee.catalogue` (one entry per
+clause, with its Finnish and English wordings) and :mod:`kaisa.referee.predicates` (one decision each).
 """
 
 from kaisa.referee.judge import judge
@@ -10,11 +11,13 @@ from kaisa.referee.observe import (
     CalledPotFacts,
     Facts,
     HandFacts,
+    ImpossibleLogError,
     ImpossibleStateError,
     LateFall,
     Pot,
     StrokeLog,
     observe,
+    validate_log,
 )
 from kaisa.referee.options import DEFAULT_OPTIONS, RuleOptions
 from kaisa.referee.ruling import Ruling, RulingItem, Text
@@ -26,6 +29,7 @@ __all__ = [
     "Facts",
     "GameState",
     "HandFacts",
+    "ImpossibleLogError",
     "ImpossibleStateError",
     "LateFall",
     "MarkerEntry",
@@ -39,4 +43,5 @@ __all__ = [
     "judge",
     "observe",
     "opponent_of",
+    "validate_log",
 ]

@@ -253,24 +253,15 @@ _CLAUSES: tuple[Clause, ...] = (
         "the lag (teikkaus): who chooses the cue ball; in the shoot-out, who chooses who starts",
         wordings={
             "touched_ball": _w("osui toiseen palloon (1.1a)", "touched another ball (1.1a)"),
-            "long_cushion": _w("osui sivuvalliin (1.1b)", "touched a side cushion (1.1b)"),
-            "dropped": _w("meni pussiin (1.1c)", "dropped into a pocket (1.1c)"),
+            "long_cushion": _w("osui sivuvalliin (1.1b)", "touched a long cushion (1.1b)"),
+            "dropped": _w("meni pussiin (1.1c)", "dropped (1.1c)"),
             "end_twice": _w(
                 "osui samaan päätyvalliin useammin kuin kerran (1.1d)",
                 "touched the same end cushion more than once (1.1d)",
             ),
             "crossed": _w("ylitti pystysuunnassa keskilinjan (1.1e)", "crossed the long centre line (1.1e)"),
             "no_foot": _w(
-                "ei osunut alapään päätyvalliin, joten teikkaus hylätään (1.1)",
-                "never reached the foot cushion, so the lag is void (1.1)",
-            ),
-            "winner": _w("Teikkauksen voitti pelaaja {player}", "Player {player} won the lag"),
-            "again": _w("Teikkaus uusitaan", "The lag is played again"),
-            "lag_place": _w(
-                "Pelaaja {player} teikkaa pallolla {ball} aloituslinjan takaa {half} puoliskolta "
-                "(x {side} {axis:.2f} m, y < {head:.2f} m)",
-                "Player {player} lags with {ball} from behind the head string in the {half} half "
-                "(x {side} {axis:.2f} m, y < {head:.2f} m)",
+                "ei osunut alapään päätyvalliin: teikkaus hylätään (1.1)", "never reached the foot cushion: void (1.1)"
             ),
         },
     ),
@@ -289,7 +280,7 @@ _CLAUSES: tuple[Clause, ...] = (
                 "not at y = {y:.3f} m",
             ),
             "w2_corridor": _w(
-                "W2 kohdassa ({x:.3f}, {y:.3f}) on kaisan linjalla {pocket}: sen on oltava vähintään "
+                "W2 kohdassa ({x:.3f}; {y:.3f}) on kaisan linjalla {pocket}: sen on oltava vähintään "
                 "{clearance:.0f} mm:n päässä linjasta (nyt {gap:.0f} mm)",
                 "W2 at ({x:.3f}, {y:.3f}) blocks the kaisa's line to {pocket}: it must stay at least "
                 "{clearance:.0f} mm from that line (it is {gap:.0f} mm away)",
@@ -347,12 +338,6 @@ _CLAUSES: tuple[Clause, ...] = (
         "match (a forfeit the kirjuri enters)",
         points={"cue_max_cm": 200},
         marker_only=True,
-        wordings={
-            "forfeit": _w(
-                "Pelaaja {ball} jatkoi pelaamista yli 200 cm:n kepillä: ottelun tappio",
-                "Player {ball} played on with a cue over 200 cm: the match is lost",
-            )
-        },
     ),
     Clause(
         "2",
@@ -468,14 +453,14 @@ _CLAUSES: tuple[Clause, ...] = (
                 "{ball} in hand must be placed behind the head string (y < {head:.3f} m), not at y = {y:.3f} m",
             ),
             "place_cushion": _w(
-                "{ball} kohdassa ({x:.3f}, {y:.3f}) ei mahdu pöydälle: keskipisteen on oltava vähintään {r:.0f} mm "
+                "{ball} kohdassa ({x:.3f}; {y:.3f}) ei mahdu pöydälle: keskipisteen on oltava vähintään {r:.0f} mm "
                 "vallien sisäpuolella",
                 "{ball} at ({x:.3f}, {y:.3f}) is not on the bed clear of the cushions: its centre must be at least "
                 "{r:.0f} mm inside the cushion noses",
             ),
             "place_overlap": _w(
-                "{ball} kohdassa ({x:.3f}, {y:.3f}) olisi päällekkäin pallon {other} kanssa",
-                "{ball} at ({x:.3f}, {y:.3f}) would overlap {other}",
+                "{ball} kohdassa ({x:.3f}; {y:.3f}) olisi päällekkäin pallon {blocker} kanssa",
+                "{ball} at ({x:.3f}, {y:.3f}) would overlap {blocker}",
             ),
         },
     ),
@@ -516,7 +501,7 @@ _CLAUSES: tuple[Clause, ...] = (
             "pocket": _w("pussiin", "into a pocket"),
             "off": _w("yli laidan", "off the table"),
             "no_ball": _w("osumatta muihin palloihin", "touching no ball"),
-            "first": _w("osuttuaan ensin {ball}", "after first hitting {ball}"),
+            "first": _w("osuttuaan ensin {target}", "after first hitting {target}"),
         },
     ),
     Clause(

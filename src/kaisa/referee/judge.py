@@ -125,7 +125,9 @@ class _Judgement:
         off = shooter in f.off_table
         how = C["7a"].say("off" if off else "pocket")
         first = (
-            C["7a"].say("no_ball") if f.first_contact is None else C["7a"].say("first", ball=ball(f.first_contact).into)
+            C["7a"].say("no_ball")
+            if f.first_contact is None
+            else C["7a"].say("first", target=ball(f.first_contact).into)
         )
         clause = "6" if shootout else "7a"
         self.fouls.append(C[clause].item("down", penalty, cue=shooter.value, how=how, first=first, points=str(penalty)))

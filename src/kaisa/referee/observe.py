@@ -401,6 +401,24 @@ class StrokeLog:
         return cls(strikes[0].ball, start, tuple(events), final)
 
 
+    @classmethod
+    def from_json(cls, position: Position, data: object, *, spec: TableSpec = OFFICIAL) -> StrokeLog:
+        """An event log as JSON, ruled from ``position``: a list of events, or an object with ``events`` (a
+        ``kaisa simulate`` output) and optionally its ``start`` (which must be ``position``) and ``final``.
+        Raises :class:`~kaisa.errors.FormatError` for malformed JSON and :class:`ImpossibleLogError` for a log
+        no stroke can produce."""
+        from kaisa.model import events_from_json
+
+        events = events_from_json(data)
+        start = final = None
+        if isinstance(data, dict):
+            if "start" in data:
+                start = Position.from_json(data["start"])
+            if "final" in data:
+                final = Position.from_json(data["final"])
+        return cls.from_events(position, events, final, expected_start=start, spec=spec)
+
+
 _OVERLAP_SLACK = 5 * CONTACT_TOLERANCE
 """Balls at rest may touch; a hand-written log is allowed this much overlap (metres) before it is refused."""
 

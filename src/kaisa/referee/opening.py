@@ -11,6 +11,7 @@ from typing import Any
 
 from kaisa.errors import FormatError, KaisaError
 from kaisa.model import BallContactEvent, BallId, JawEvent, OffTableEvent, PocketEvent, Position, RailEvent
+from kaisa.referee import catalogue as cat
 from kaisa.referee.observe import StrokeLog
 from kaisa.referee.options import DEFAULT_OPTIONS, RuleOptions
 from kaisa.referee.ruling import Text
@@ -18,7 +19,19 @@ from kaisa.table import OFFICIAL, PocketId, Point, RailId, TableSpec
 
 
 class IllegalPlacementError(KaisaError):
-    """A ball placed where the rules do not allow it (says where it may go)."""
+    """A ball placed where the rules do not allow it (says where it may go). ``text`` is the message in Finnish
+    and English; ``str()`` is the English."""
+
+    def __init__(self, message: str, text: Text | None = None) -> None:
+        super().__init__(message)
+        self.text = text if text is not None else Text(message, message)
+
+    @classmethod
+    def of(cls, clause: str, key: str, /, **params: object) -> IllegalPlacementError:
+        """The error from the catalogue's wording ``key`` of ``clause``, its clause named at the end."""
+        text = cat.CATALOGUE[clause].say(key, **params)
+        text = Text(f"{cat.upper_first(text.fi)} ({clause})", f"{cat.upper_first(text.en)} ({clause})")
+        return cls(text.en, text)
 
 
 # --- the lag (1.1, REFERENCE.md section 8) ---------------------------------------------------------------
@@ -81,15 +94,19 @@ class LagResult:
         return cls(winner, (first, second))
 
 
-TOUCHED_BALL = Text("osui toiseen palloon (1.1a)", "touched another ball (1.1a)")
-LONG_CUSHION = Text("osui sivuvalliin (1.1b)", "touched a long cushion (1.1b)")
-DROPPED = Text("meni pussiin (1.1c)", "dropped (1.1c)")
-END_CUSHION_TWICE = Text(
-    "osui päätyvalliin useammin kuin kerran (1.1d)", "touched an end cushion more than once (1.1d)"
-)
-CROSSED_CENTRE_LINE = Text("ylitti pitkän keskilinjan (1.1e)", "crossed the long centre line (1.1e)")
-NO_FOOT_CUSHION = Text("ei osunut alapään päätyvalliin: hylätty (1.1)", "never reached the foot cushion: void (1.1)")
+TOUCHED_BALL = cat.say("1.1", "touched_ball")
+LONG_CUSHION = cat.say("1.1", "long_cushion")
+DROPPED = cat.say("1.1", "dropped")
+END_CUSHION_TWICE = cat.say("1.1", "end_twice")
+CROSSED_CENTRE_LINE = cat.say("1.1", "crossed")
+NO_FOOT_CUSHION = cat.say("1.1", "no_foot")
 LAG_FAULT_TEXTS = (TOUCHED_BALL, LONG_CUSHION, DROPPED, END_CUSHION_TWICE, CROSSED_CENTRE_LINE, NO_FOOT_CUSHION)
+"""The lag faults (catalogue clause 1.1). Their English is what records have stored since the first release, so
+a reason stored as English words only reads back as its fault."""
+ENGLISH_BEFORE = {
+    "touched an end cushion more than once (1.1d)": END_CUSHION_TWICE,
+}
+"""English wordings of earlier releases, read back as their fault."""
 
 
 def _list(value: object) -> list[object]:
@@ -103,6 +120,8 @@ def _lag_reason(value: object) -> Text:
         for text in LAG_FAULT_TEXTS:
             if value == text.en:
                 return text
+        if value in ENGLISH_BEFORE:
+            return ENGLISH_BEFORE[value]
         raise FormatError(f"unknown lag fault {value[:60]!r}")
     return Text.from_json(value)
 
@@ -156,13 +175,14 @@ def _segment_distance(p: Point, a: Point, b: Point) -> float:
 
 def _check_free(point: Point, position: Position, ball: BallId, spec: TableSpec) -> None:
     if not spec.ball_fits(point):
-        raise IllegalPlacementError(
-            f"{ball.value} at ({point[0]:.3f}, {point[1]:.3f}) is not on the bed clear of the cushions: its centre "
-            f"must be at least {spec.ball_radius * 1000:.0f} mm inside the cushion noses"
+        raise IllegalPlacementError.of(
+            "5", "place_cushion", ball=ball.value, x=point[0], y=point[1], r=spec.ball_radius * 1000
         )
     for other, q in position.items():
         if other != ball and math.hypot(point[0] - q[0], point[1] - q[1]) < spec.ball_diameter:
-            raise IllegalPlacementError(f"{ball.value} at ({point[0]:.3f}, {point[1]:.3f}) would overlap {other.value}")
+            raise IllegalPlacementError.of(
+                "5", "place_overlap", ball=ball.value, x=point[0], y=point[1], blocker=other.value
+            )
 
 
 def w2_corridors(
@@ -184,16 +204,18 @@ def check_w2_placement(
     foot corners clearly free (no part of W2 within half a ball of the path the kaisa would sweep)."""
     _check_free(point, position, BallId.W2, spec)
     if not point[1] > spec.centre_line:
-        raise IllegalPlacementError(
-            f"W2 must be placed between the centre line and the foot cushion (y > {spec.centre_line:.3f} m), "
-            f"not at y = {point[1]:.3f} m (1.2)"
-        )
+        raise IllegalPlacementError.of("1.2", "w2_half", centre=spec.centre_line, y=point[1])
     for pocket, kaisa, mouth, clearance in w2_corridors(position, spec, options):
         gap = _segment_distance(point, kaisa, mouth)
         if gap < clearance:
-            raise IllegalPlacementError(
-                f"W2 at ({point[0]:.3f}, {point[1]:.3f}) blocks the kaisa's line to {pocket.value}: it must stay at "
-                f"least {clearance * 1000:.0f} mm from that line (it is {gap * 1000:.0f} mm away) (1.2)"
+            raise IllegalPlacementError.of(
+                "1.2",
+                "w2_corridor",
+                x=point[0],
+                y=point[1],
+                pocket=Text(cat.pocket(pocket).fi_into, pocket.value),  # the English has always named it FL/FR
+                clearance=clearance * 1000,
+                gap=gap * 1000,
             )
 
 
@@ -201,7 +223,4 @@ def check_hand_placement(position: Position, ball: BallId, point: Point, spec: T
     """5: a ball in hand (and the break, 1.2) is placed behind the head string, clear of the other balls."""
     _check_free(point, position, ball, spec)
     if not spec.is_behind_head_string(point):
-        raise IllegalPlacementError(
-            f"{ball.value} in hand must be placed behind the head string (y < {spec.head_string:.3f} m), "
-            f"not at y = {point[1]:.3f} m (5)"
-        )
+        raise IllegalPlacementError.of("5", "place", ball=ball.value, head=spec.head_string, y=point[1])
