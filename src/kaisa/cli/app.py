@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli import advise, bench, match, records, rule, serve, simulate, tournament
+from kaisa.cli import advise, bench, dataset, match, records, rule, serve, simulate, tournament
 from kaisa.cli.common import console
 
 app = typer.Typer(
@@ -51,13 +51,32 @@ app.command("club")(serve.club_command)
 app.command("demo")(simulate.demo_command)
 app.command("table")(simulate.table_command)
 app.command("tournament")(tournament.tournament_command)
+app.command("dataset")(dataset.dataset_command)
 
 bench_app.command("physics")(bench.bench_physics)
 bench_app.command("referee")(bench.bench_referee)
 bench_app.command("web")(bench.bench_web)
 bench_app.command("env")(bench.bench_env)
 bench_app.command("ai")(bench.bench_ai)
+bench_app.command("records")(records.bench_records_command)
 
 
 def main() -> None:
-    app()
+    """The console script: a refusal of bad input anywhere below the commands still ends in one error line
+    and exit status 2, never a traceback (the commands catch what they expect; this catches the rest)."""
+    import sys
+
+    from kaisa.errors import KaisaError
+
+    try:
+        app()
+    except KaisaError as exc:
+        from kaisa.cli.common import fail
+
+        try:
+            fail(str(exc))
+        except typer.Exit as done:
+            sys.exit(done.exit_code)
+    except RecursionError:
+        sys.stderr.write("error: the input is nested too deeply\n")
+        sys.exit(2)

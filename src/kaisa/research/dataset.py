@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -229,13 +229,14 @@ def write_dataset(
     workers: int | None = None,
     address: str | None = None,
     ray_options: dict[str, Any] | None = None,
+    max_actions: int | None = None,
     on_start: Callable[[int], None] | None = None,
     on_match: Callable[[MatchRows], None] | None = None,
     command: str | None = None,
 ) -> Dataset:
     """Play ``games`` matches between every pair of ``kinds`` (as a tournament schedules them: a kind entered
     twice plays itself) on ``backend`` and write their strokes to ``out/strokes.parquet`` with the data card
-    ``out/README.md``. Raises :class:`DatasetError` (a :class:`TournamentError`) for bad input before any
+    ``out/README.md``. ``max_actions`` cuts each match after that many actions (unfinished). Raises :class:`DatasetError` (a :class:`TournamentError`) for bad input before any
     match is played, an output that cannot be written, or a backend that cannot start."""
     import time
 
@@ -243,6 +244,10 @@ def write_dataset(
         specs = schedule(kinds, games, seed, noise)
     except TournamentError as exc:
         raise DatasetError(str(exc)) from None
+    if max_actions is not None:
+        if max_actions < 1:
+            raise DatasetError(f"--max-actions must be at least 1, not {max_actions}")
+        specs = tuple(replace(s, max_actions=max_actions) for s in specs)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -23,6 +23,15 @@ RAY_INSTALL_HINT = "pip install 'kaisa[ray]'"
 """How to get the optional Ray dependency."""
 PROBE_SECONDS = 5.0
 """How long the check that a Ray cluster's address answers waits (``ray.init`` itself would wait forever)."""
+JOIN_SECONDS = 30.0
+"""How long joining a cluster that answered may take before it is given up (``ray.init`` retries for ever when
+the head answers but a node's advertised address cannot be reached)."""
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+"""An HTTP/2 client's first bytes and an empty SETTINGS frame: a gRPC server (a Ray head's GCS, the Ray
+Client server) answers with its own SETTINGS frame at once."""
+LOOPBACK_HINT = (
+    "on one machine, set RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 for the head and for kaisa so that Ray keeps 127.0.0.1"
+)
 
 
 Task = Callable[[GameSpec], Any]
@@ -130,14 +139,84 @@ def check_address(address: str, timeout: float = PROBE_SECONDS) -> None:
             "(Ray Client) or auto"
         )
     try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
+        with socket.create_connection((host, port), timeout=timeout) as connection:
+            connection.settimeout(timeout)
+            connection.sendall(HTTP2_PREFACE)
+            frame = _read(connection, 9)
     except OSError as exc:
         reason = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
         raise TournamentError(
             f"cannot reach the Ray cluster at {address}: {reason}; start one with `ray start --head` or check "
             "the address"
         ) from None
+    if len(frame) < 9 or frame[3] != 4:  # not an HTTP/2 SETTINGS frame
+        raise TournamentError(
+            f"something answers at {address} but it is not a Ray cluster (no gRPC answer within {timeout:g} s): "
+            "give the head's GCS port (6379 by default) or ray://host:10001"
+        )
+
+
+def _read(connection: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        try:
+            chunk = connection.recv(size - len(data))
+        except TimeoutError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def check_bootstrap(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """Probe the address Ray will really dial for ``address``: Ray replaces a loopback host (127.0.0.1,
+    localhost) with the machine's outward address, which a firewall may block although the loopback answered."""
+    if address in ("auto", "local") or address.startswith("ray://"):
+        return
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+
+        dialled = canonicalize_bootstrap_address(address)
+    except Exception:  # a private helper of Ray's: if it moves, ray.init's own deadline still applies
+        return
+    if not dialled or dialled == address:
+        return
+    try:
+        check_address(dialled, timeout)
+    except TournamentError:
+        raise TournamentError(
+            f"Ray would join {address} at {dialled} (it replaces 127.0.0.1 with this machine's outward address), "
+            f"which does not answer: {LOOPBACK_HINT}"
+        ) from None
+
+
+def init_within(ray: Any, options: Mapping[str, Any], seconds: float, where: str) -> None:
+    """``ray.init(**options)``, given up after ``seconds`` with a :class:`TournamentError`: joining a cluster
+    whose head answers but whose nodes this machine cannot reach (Ray replaces 127.0.0.1 with the machine's
+    outward address, a firewall between the nodes) makes ``ray.init`` retry for ever. The attempt is left
+    behind in a daemon thread, which does not keep the process alive."""
+    import threading
+
+    failure: list[BaseException] = []
+
+    def join() -> None:
+        try:
+            ray.init(**options)
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=join, name="kaisa-ray-init", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise TournamentError(
+            f"{where} answers but this process could not join it within {seconds:g} s: every node's address must "
+            f"be reachable from here ({LOOPBACK_HINT})"
+        )
+    if failure:
+        exc = failure[0]
+        raise TournamentError(f"cannot start or join {where}: {type(exc).__name__}: {exc}") from exc
 
 
 class RayBackend:
@@ -149,13 +228,18 @@ class RayBackend:
     name = "ray"
 
     def __init__(
-        self, address: str | None = None, workers: int | None = None, init_options: Mapping[str, Any] | None = None
+        self,
+        address: str | None = None,
+        workers: int | None = None,
+        init_options: Mapping[str, Any] | None = None,
+        join_seconds: float = JOIN_SECONDS,
     ) -> None:
         if workers is not None and workers < 1:
             raise TournamentError(f"--workers must be at least 1, not {workers}")
         self.address = address
         self.workers = workers or default_workers()
         self.init_options = dict(init_options or {})
+        self.join_seconds = join_seconds
         self._started = False
         self._ray: Any = None
         self._refs: list[Any] = []
@@ -177,11 +261,14 @@ class RayBackend:
             else:
                 options["address"] = self.address
             options.update(self.init_options)
-            try:
-                ray.init(**options)
-            except Exception as exc:
-                where = f"the Ray cluster at {self.address}" if self.address else "a local Ray instance"
-                raise TournamentError(f"cannot start or join {where}: {type(exc).__name__}: {exc}") from exc
+            if self.address is None:
+                try:
+                    ray.init(**options)
+                except Exception as exc:
+                    raise TournamentError(f"cannot start a local Ray instance: {type(exc).__name__}: {exc}") from exc
+            else:
+                check_bootstrap(self.address)
+                init_within(ray, options, self.join_seconds, f"the Ray cluster at {self.address}")
             self._started = True
         self._ray = ray
         return self
