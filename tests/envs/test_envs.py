@@ -344,6 +344,9 @@ def test_bench_env_prints_steps_per_second_and_the_overhead():
     assert "environment step (AEC)" in result.output
     assert "simulate + rule" in result.output
     assert "environment overhead" in result.output
+    assert "1 environment, sync" in result.output
+    assert "2 processes, async" in result.output
+    assert "2 processes v 1 = " in result.output
 
 
 def test_the_readme_environment_example_runs():

@@ -4,12 +4,17 @@ The same seeded 5-ball strokes are played, alternately, as steps of the PettingZ
 action, play it through the match session, observe, reward) and as bare ``simulate`` + ``observe`` + ``judge``
 calls, so both see the same machine load. Each case is an episode reset to the case's position (untimed). The
 environment's execution noise is off, so the match's chance step plays the identical stroke.
+
+Then the vector environments: the same seeded ``KaisaShot-v0`` episodes (one stroke each, the baseline's
+stroke at the given call) on ``gymnasium.make_vec`` with one environment in this process (sync) and with two
+worker processes (async), side by side: the ratio is what a second core buys.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from rich.console import Console
@@ -22,10 +27,24 @@ from kaisa.model import Position, Stroke
 
 
 @dataclass(frozen=True)
+class VectorBenchmark:
+    episodes: int
+    sync_seconds: float
+    """One environment, in this process."""
+    async_seconds: float
+    """Two environments, each in its own process."""
+
+    @property
+    def speedup(self) -> float:
+        return self.sync_seconds / self.async_seconds
+
+
+@dataclass(frozen=True)
 class EnvBenchmark:
     strokes: int
     env_seconds: float
     bare_seconds: float
+    vector: VectorBenchmark | None = None
 
     @property
     def overhead(self) -> float:
@@ -81,7 +100,31 @@ def env_benchmark(strokes: int = 300, seed: int = 2014, console: Console | None 
             env_seconds += t1 - t0
             bare_seconds += t2 - t1
             progress.advance(task)
-    return EnvBenchmark(strokes, env_seconds, bare_seconds)
+    return EnvBenchmark(strokes, env_seconds, bare_seconds, vector_benchmark(strokes, seed, console))
+
+
+def vector_benchmark(episodes: int = 300, seed: int = 2014, console: Console | None = None) -> VectorBenchmark:
+    """``episodes`` seeded KaisaShot-v0 episodes on one environment (sync) and on two processes (async)."""
+    import gymnasium as gym
+
+    from kaisa.envs import SHOT_ENV_ID
+
+    seeds = [seed + i for i in range(episodes + episodes % 2)]
+    seconds = {}
+    with Progress(console=console, transient=True) as progress:
+        for mode, n in (("sync", 1), ("async", 2)):
+            task = progress.add_task(f"KaisaShot-v0 on {n} {'process' if n == 1 else 'processes'}", total=len(seeds))
+            envs: Any = gym.make_vec(SHOT_ENV_ID, num_envs=n, vectorization_mode=mode)
+            envs.reset(seed=seeds[:n])  # start the workers, warm the kernels (untimed)
+            envs.step(np.stack(envs.call("baseline_action")))
+            started = time.perf_counter()
+            for i in range(0, len(seeds), n):
+                envs.reset(seed=seeds[i : i + n])
+                envs.step(np.stack(envs.call("baseline_action")))
+                progress.advance(task, n)
+            seconds[mode] = time.perf_counter() - started
+            envs.close()
+    return VectorBenchmark(len(seeds), seconds["sync"], seconds["async"])
 
 
 def print_env_report(result: EnvBenchmark, console: Console) -> None:
@@ -97,3 +140,19 @@ def print_env_report(result: EnvBenchmark, console: Console) -> None:
     console.print(table)
     verdict = "[green]within[/]" if result.overhead < 0.10 else "[red]outside[/]"
     console.print(f"environment overhead = [bold]{100 * result.overhead:.1f}%[/] ({verdict} the 10% target)")
+    vector = result.vector
+    if vector is None:
+        return
+    table = Table(
+        title=f"Vector environments: {vector.episodes} seeded KaisaShot-v0 episodes (gymnasium.make_vec)",
+        title_justify="left",
+    )
+    table.add_column("")
+    table.add_column("episodes/s", justify="right")
+    for name, seconds in (
+        ("1 environment, sync", vector.sync_seconds),
+        ("2 processes, async", vector.async_seconds),
+    ):
+        table.add_row(name, f"{vector.episodes / seconds:.1f}")
+    console.print(table)
+    console.print(f"2 processes v 1 = [bold]{vector.speedup:.2f}x[/] the throughput")
