@@ -1,29 +1,62 @@
-"""``kaisa match``: a whole match between computer players through the match session, with a live view."""
+"""``kaisa match``: a whole match between computer players through the match session, with a live view.
+
+Every action is recorded as it is played, so Ctrl+C (or a killed terminal) loses at most the stroke in flight:
+the command says which match it saved and how to resume it (``kaisa match --resume N``)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kaisa.cli.common import console, ensure_physics_ready, fail
+from kaisa.cli.common import console, ensure_physics_ready, err_console, fail
 from kaisa.cli.render import match_view, print_scoresheet
 from kaisa.players.kinds import COMPUTER_KINDS
 
+if TYPE_CHECKING:
+    from kaisa.game import Match
+
+KIND_HELP = f"a computer player: {', '.join(COMPUTER_KINDS)} (see the README's table of levels)"
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a record path that cannot be written before the match is played, not after."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        fail(f"--record {path} is a folder: give a file name, e.g. {path / 'match.kaisa'}")
+    if not folder.is_dir():
+        fail(f"--record {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"--record {path}: no permission to write there")
+
+
+def _write_record(match: Match, record: Path) -> None:
+    from kaisa.records.notation import write_match
+
+    try:
+        record.write_text(write_match(match), encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {record}: {exc.strerror or exc}")
+    console.print(f"notation written to {record}", markup=False, style="dim")
+
 
 def match_command(
-    p1: Annotated[
-        str, typer.Option("--p1", help=f"Player 1: a computer player kind ({', '.join(COMPUTER_KINDS)}).")
-    ] = "baseline",
-    p2: Annotated[
-        str, typer.Option("--p2", help=f"Player 2: a computer player kind ({', '.join(COMPUTER_KINDS)}).")
-    ] = "baseline",
-    seed: Annotated[int, typer.Option("--seed", help="Seed for the players' decisions and the match's chance.")] = 1,
+    p1: Annotated[str, typer.Option("--p1", help=f"Player 1, {KIND_HELP}.")] = "baseline",
+    p2: Annotated[str, typer.Option("--p2", help=f"Player 2, {KIND_HELP}.")] = "baseline",
+    seed: Annotated[
+        int,
+        typer.Option("--seed", help="Seed for the players' decisions and the match's chance.", min=0, max=2**63 - 1),
+    ] = 1,
     clock: Annotated[str, typer.Option("--clock", help="Competition clock: off, sim or wall.")] = "off",
     db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
     record: Annotated[Path | None, typer.Option("--record", help="Also write the match notation to this file.")] = None,
     no_db: Annotated[bool, typer.Option("--no-db", help="Do not store the match in a database.")] = False,
+    resume: Annotated[
+        int | None, typer.Option("--resume", help="Play on a stored match from where it stopped (its id).", min=1)
+    ] = None,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the rulings: fi or en.")] = "en",
 ) -> None:
     """Play a whole match between computer players, with a live view, and print the scoresheet."""
     from rich.live import Live
@@ -31,52 +64,80 @@ def match_command(
     from kaisa.errors import KaisaError
     from kaisa.game import ClockConfig
     from kaisa.players import MatchStalledError
-    from kaisa.records.storage import PlayerInfo, StorageError, open_store
+    from kaisa.records.storage import PlayerInfo, open_store
     from kaisa.session import MatchSession, Played, Sessions, match_config
 
+    if lang not in ("fi", "en"):
+        fail(f"--lang is fi or en, not {lang!r}")
     if clock not in ("off", "sim", "wall"):
         fail(f"--clock must be off, sim or wall, not {clock!r}")
     for kind in (p1, p2):
         if kind not in COMPUTER_KINDS:
             fail(f"unknown player kind {kind!r}; the computer players are {', '.join(COMPUTER_KINDS)}")
+    if resume is not None and no_db:
+        fail("--resume plays on a stored match, so it needs the database: leave out --no-db")
+    if record is not None:
+        check_writable(record)
     players = [PlayerInfo(f"{p1} 1", p1), PlayerInfo(f"{p2} 2", p2)]
     try:
         config = match_config(players, clock=ClockConfig(clock), seed=seed)
     except ValueError as exc:
         fail(str(exc))
-    ensure_physics_ready()
-    store_note = ""
+    match_id: int | None = None
     try:
         if no_db:
             sessions = Sessions()
-            opened = None
         else:
             store = open_store(db)
             sessions = Sessions(store)
-            match_id = sessions.create(players, clock=ClockConfig(clock), seed=seed)
-            opened = sessions.open(match_id)
-            store_note = f"match {match_id} stored in {store.url}"
-    except StorageError as exc:
+            if resume is not None:
+                info = store.match_info(resume)
+                if info.status == "over":
+                    fail(f"match {resume} is over; kaisa matches show {resume} prints its scoresheet")
+                if any(not p.kind or p.kind not in COMPUTER_KINDS for p in info.players):
+                    fail(f"match {resume} has a person playing: resume it in the browser (kaisa play)")
+                match_id = resume
+            else:
+                match_id = sessions.create(players, clock=ClockConfig(clock), seed=seed)
+    except KaisaError as exc:
         fail(str(exc))
-    session: MatchSession = sessions.unrecorded(players, config) if opened is None else opened.__enter__()
+    ensure_physics_ready()
+    opened = None if match_id is None else sessions.open(match_id)
+    session: MatchSession | None = None
     try:
-        with Live(match_view(session.match), console=console, refresh_per_second=8, transient=False) as live:
+        session = sessions.unrecorded(players, config) if opened is None else opened.__enter__()
+        with Live(match_view(session.match, lang=lang), console=console, refresh_per_second=8, transient=False) as live:
 
             def on_played(played: Played) -> None:
-                live.update(match_view(session.match, session.match.stack[-1]))
+                assert session is not None
+                live.update(match_view(session.match, session.match.stack[-1], lang=lang))
 
             session.play_out(on_played)
+    except KeyboardInterrupt:
+        if match_id is not None:
+            err_console.print(
+                f"interrupted: saved as match {match_id}, resume with kaisa match --resume {match_id}", markup=False
+            )
+        elif record is not None and session is not None:
+            _write_record(session.match, record)
+            err_console.print(f"interrupted: the match so far is in {record} (not in a database: --no-db)")
+        else:
+            err_console.print("interrupted: nothing saved (--no-db without --record)", markup=False)
+        raise typer.Exit(code=130) from None
     except (MatchStalledError, KaisaError) as exc:
         fail(str(exc))
     finally:
         if opened is not None:
             opened.__exit__(None, None, None)
+    assert session is not None
     match = session.match
+    if match_id is not None:
+        try:
+            match = sessions.store.resume(match_id)  # the whole match, from its first action
+        except KaisaError as exc:
+            fail(str(exc))
     print_scoresheet(match)
-    if store_note:
-        console.print(f"[dim]{store_note}[/]")
+    if match_id is not None:
+        console.print(f"match {match_id} stored in {sessions.store.url}", markup=False, style="dim")
     if record is not None:
-        from kaisa.records.notation import write_match
-
-        record.write_text(write_match(match), encoding="utf-8")
-        console.print(f"[dim]notation written to {record}[/]")
+        _write_record(match, record)

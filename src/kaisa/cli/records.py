@@ -211,3 +211,31 @@ def matches_delete(
     except KaisaError as exc:
         fail(str(exc))
     console.print(f"match {match_id} deleted", markup=False)
+
+
+def bench_records_command(
+    matches: Annotated[
+        int, typer.Option("--matches", min=1, max=100_000, help="Stored matches for kaisa stats.")
+    ] = 1000,
+    played: Annotated[int, typer.Option("--played", min=1, max=50, help="Matches played and timed both ways.")] = 3,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**31, help="Seed of the played matches.")] = 2014,
+    db: Annotated[
+        str | None, typer.Option("--db", help="An empty database to fill (default: a temporary SQLite file).")
+    ] = None,
+) -> None:
+    """Statistics of stored matches read from the stored rulings v re-played through the physics, per match,
+    side by side; and kaisa stats over --matches stored matches (copies of the played ones)."""
+    import tempfile
+
+    from kaisa.bench.records import print_records_bench, run_records_bench
+
+    ensure_physics_ready()
+    with tempfile.TemporaryDirectory(prefix="kaisa-bench-records-") as folder:
+        url = db or f"sqlite:///{Path(folder) / 'records.sqlite3'}"
+        if db is not None and _open(db).list_matches():
+            fail(f"--db {db} already holds matches: give an empty database (copies would be added to it)")
+        try:
+            result = run_records_bench(console, url, played, matches, seed)
+        except KaisaError as exc:
+            fail(str(exc))
+    print_records_bench(console, result)

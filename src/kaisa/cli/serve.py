@@ -162,7 +162,10 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str) -> 
         warm_up()
         return app
 
-    app = StartingApp(load)
+    from kaisa.web.security import HostGuard
+
+    starting = StartingApp(load)
+    app = HostGuard(starting, [host])  # DNS rebinding: only IP addresses, localhost and --host reach it
     console.print(f"[bold]Kaisa {__version__}[/]: {what} is at [link={url}]{url}[/link]  (matches in {store.url})")
     console.print("[dim]Ctrl+C stops the server; matches are saved after every stroke.[/]")
     if not no_browser:
@@ -171,7 +174,7 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str) -> 
     try:
         server.run(sockets=[sock])
     finally:
-        app.wait()
+        starting.wait()
         store.close()
         from kaisa.players.search import close_pool
 

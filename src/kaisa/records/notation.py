@@ -97,7 +97,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from kaisa.call import CallError, format_call, parse_call
-from kaisa.errors import KaisaError
+from kaisa.errors import ErrorText, KaisaError
 from kaisa.game import (
     Action,
     Choose,
@@ -144,6 +144,9 @@ UNFINISHED = "*"
 
 class NotationError(KaisaError):
     """A record that cannot be read or played; ``line`` is its 1-based line number when there is one."""
+
+    code = "bad-record"
+    kind = ErrorText("Ottelupöytäkirja on virheellinen.", "The match record is not valid.")
 
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line

@@ -585,7 +585,14 @@ def _cell(value: object) -> str:
         return ""
     if isinstance(value, float):
         return f"{value:.4f}"
-    return str(value)
+    return csv_text(str(value))
+
+
+def csv_text(text: str) -> str:
+    """A text cell that a spreadsheet shows as text: one starting with ``= + - @``, a tab or a carriage return
+    would be read as a formula (``=HYPERLINK(...)`` in a player's name), so it gets a leading apostrophe (the
+    OWASP advice). Numbers are written by the caller, never through here."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _match_rows(m: MatchStats) -> list[dict[str, object]]:
@@ -672,6 +679,7 @@ __all__ = [
     "PlayerStats",
     "PlayerTotals",
     "aggregate",
+    "csv_text",
     "entries_stats",
     "from_json",
     "match_stats",

@@ -21,14 +21,21 @@ from fastapi.staticfiles import StaticFiles
 
 from kaisa import __version__
 from kaisa.call import parse_call
-from kaisa.errors import KaisaError
+from kaisa.errors import KaisaError, error_text
 from kaisa.game import IllegalActionError
 from kaisa.model import BallId
 from kaisa.players.kinds import KINDS
-from kaisa.records.storage import AccessDeniedError, StaleStateError, Store, UnknownMatchError
+from kaisa.records.storage import (
+    AccessDeniedError,
+    DatabaseUnavailableError,
+    StaleStateError,
+    Store,
+    UnknownMatchError,
+)
 from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router
+from kaisa.web.security import OriginGuard
 from kaisa.web.service import MatchService, UnknownActionError, call_of, game_of, position_of, stroke_of
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -42,6 +49,10 @@ HISTORY_PAGE = 1000
 of its range, so its cost depends on the page, not on the match)."""
 
 
+RETRY_AFTER = 2
+"""Seconds a client should wait before trying again when the database is busy or unreachable (503)."""
+
+
 def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     """The app serving ``store``'s matches (closed at shutdown when ``close_store``)."""
     service = MatchService(store)
@@ -53,7 +64,17 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
             store.close()
 
     app = FastAPI(
-        responses={422: {"model": schemas.ErrorOut, "description": "A malformed or illegal request"}},
+        responses={
+            status: {"model": schemas.ErrorOut, "description": said}
+            for status, said in (
+                (400, "A host name this server does not answer to (code bad-host)"),
+                (403, "A change sent by another site (cross-origin), or a wrong or missing match token"),
+                (404, "No such match or action"),
+                (409, "An action that does not fit the match's phase or turn, or a stale state"),
+                (422, "A malformed or illegal request"),
+                (503, "The database is busy or unreachable: try again after Retry-After seconds"),
+            )
+        },
         title="Kaisa browser table",
         version=__version__,
         description="Play Kaisa, the Finnish five-ball billiards game, against the computer or a friend, "
@@ -64,11 +85,12 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
     def refuse(status: int) -> Callable[[Request, Exception], JSONResponse]:
         def handler(_request: Request, exc: Exception) -> JSONResponse:
-            body: dict[str, Any] = {"detail": str(exc)}
-            text = getattr(exc, "text", None)  # a refusal said in Finnish and English, with a stable code
-            if text is not None:
-                body.update(code=getattr(exc, "code", None), fi=text.fi, en=text.en)
-            return JSONResponse(body, status_code=status)
+            # one error shape (schemas.ErrorOut): the detail, a stable code, the error in Finnish and English
+            assert isinstance(exc, KaisaError)
+            text = error_text(exc)
+            body: dict[str, Any] = {"detail": str(exc), "code": exc.code, "fi": text.fi, "en": text.en}
+            headers = {"Retry-After": str(RETRY_AFTER)} if status == 503 else None
+            return JSONResponse(body, status_code=status, headers=headers)
 
         return handler
 
@@ -80,9 +102,13 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
             for e in exc.errors()
         ]
         said = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors)
-        return JSONResponse({"detail": f"the request does not fit the API: {said}", "errors": errors}, status_code=422)
+        detail = f"the request does not fit the API: {said}"
+        body = {"detail": detail, "code": "invalid-request", "fi": f"Pyyntö ei sovi rajapintaan: {said}"}
+        return JSONResponse({**body, "en": detail, "errors": errors}, status_code=422)
 
     app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(DatabaseUnavailableError, refuse(503))
+    app.add_middleware(OriginGuard)
     app.add_exception_handler(AccessDeniedError, refuse(403))
     app.add_exception_handler(UnknownMatchError, refuse(404))
     app.add_exception_handler(UnknownActionError, refuse(404))

@@ -264,4 +264,10 @@ class ErrorOut(BaseModel):
     fit the schema also lists each wrong field in ``errors``."""
 
     detail: str
+    code: str = "invalid-input"
+    """Stable, for programs: e.g. invalid-request, unknown-match, stale-state, database-unavailable, cross-origin."""
+    fi: str = ""
+    """The error for people, in Finnish."""
+    en: str = ""
+    """The error for people, in English."""
     errors: list[FieldError] = []

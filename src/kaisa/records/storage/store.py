@@ -23,10 +23,10 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, TypeVar
 
-from sqlalchemy import JSON, Engine, delete, exc, func, select, type_coerce
+from sqlalchemy import JSON, Engine, delete, exc, func, insert, select, type_coerce
 from sqlalchemy.orm import Session, aliased
 
-from kaisa.errors import FormatError
+from kaisa.errors import ErrorText, FormatError
 from kaisa.game import Action, Entry, Match, MatchConfig, MatchState, Outcome, Phase, Result
 from kaisa.game import action_from_json as _action_from_json
 from kaisa.game import action_to_json as _action_to_json
@@ -165,6 +165,7 @@ class DuplicateMatchError(StorageError):
     stored one."""
 
     code = "duplicate-match"
+    kind = ErrorText("Ottelu on jo tallennettu.", "The match is already stored.")
 
     def __init__(self, match_id: int) -> None:
         super().__init__(f"this match is already stored as match {match_id}; nothing was written")
@@ -302,7 +303,6 @@ class Store:
         writes nothing) unless ``entry.before`` is the match's stored current state. Returns the action's index
         and when it was recorded. With a ``key``, the key and its answer are recorded in the same transaction
         (:meth:`answered`); a key already recorded raises :class:`RepeatedEntryError` and writes nothing."""
-
         action_json = _plain(_action_to_json(entry.action), "the action")
         before_json = _plain(entry.before.to_json(), "the state before the action")
         after_json = _plain(after.to_json(), "the state after the action")
@@ -448,6 +448,46 @@ class Store:
             session.execute(delete(EntryKeyRow).where(EntryKeyRow.match_id == match_id))
             session.execute(delete(ActionRow).where(ActionRow.match_id == match_id))
             session.execute(delete(MatchRow).where(MatchRow.id == match_id))
+
+    def copy_match(self, match_id: int, copies: int = 1) -> list[int]:
+        """Store ``copies`` copies of a stored match (its players, configuration, states and actions, without
+        its content hash, token and entry keys), in one transaction; their ids. For benchmarks and tests that
+        need many stored matches."""
+        with self._write(f"copying match {match_id}") as session:
+            row = self._match(session, match_id)
+            actions = [
+                {
+                    "action_index": r.action_index,
+                    "kind": r.kind,
+                    "action": r.action,
+                    "outcome": r.outcome,
+                    "state_after": r.state_after,
+                    "created_at": r.created_at,
+                }
+                for r in self._action_rows(session, row)
+            ]
+            ids = []
+            for _ in range(copies):
+                copy = MatchRow(
+                    created_at=row.created_at,
+                    updated_at=row.updated_at,
+                    player1_id=row.player1_id,
+                    player2_id=row.player2_id,
+                    config=row.config,
+                    seed=row.seed,
+                    status=row.status,
+                    result=row.result,
+                    initial_state=row.initial_state,
+                    state=row.state,
+                    action_count=row.action_count,
+                    event=row.event,
+                )
+                session.add(copy)
+                session.flush()
+                if actions:
+                    session.execute(insert(ActionRow), [{**a, "match_id": copy.id} for a in actions])
+                ids.append(copy.id)
+        return ids
 
     def _delete_quietly(self, match_id: int) -> None:
         with suppress(StorageError):
