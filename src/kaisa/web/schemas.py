@@ -186,11 +186,14 @@ class MatchView(BaseModel):
 class MatchSummary(BaseModel):
     id: int
     players: list[PlayerOut]
+    """With each player's cue ball once the lag has given them (``cue_ball``)."""
     status: str
     actions: int
     result: dict[str, Any] | None
     created_at: str
     updated_at: str
+    strokes: int | None = None
+    """Strokes played (the lag and placements not counted); None when not read (beyond the newest 200)."""
 
 
 class Played(BaseModel):

@@ -47,6 +47,10 @@ def played_out(played: Played) -> schemas.Played:
     return schemas.Played.model_validate(played.to_json())
 
 
+DETAILED = 200
+"""The history lists this many newest matches with their cue balls and strokes (one read each)."""
+
+
 class MatchService:
     """The browser table's operations on the matches of one store, through its match sessions."""
 
@@ -66,7 +70,8 @@ class MatchService:
         return self.view(match_id)
 
     def list_matches(self) -> list[schemas.MatchSummary]:
-        return [self._summary(info) for info in reversed(self.store.list_matches())]
+        """Every stored match, newest first; the newest :data:`DETAILED` with their cue balls and strokes."""
+        return [self._summary(info, i < DETAILED) for i, info in enumerate(reversed(self.store.list_matches()))]
 
     def view(self, match_id: int) -> schemas.MatchView:
         return view_out(self.sessions.view(match_id))
@@ -182,10 +187,20 @@ class MatchService:
 
     # --- helpers --------------------------------------------------------------------------------------
 
-    def _summary(self, info: MatchInfo) -> schemas.MatchSummary:
+    def _summary(self, info: MatchInfo, detailed: bool = False) -> schemas.MatchSummary:
+        owners: list[str | None] = [None, None]
+        strokes = None
+        if detailed:
+            state = self.store.open_match(info.id).state
+            strokes = state.strokes
+            if state.owners is not None:
+                owners = [b.value for b in state.owners]
         return schemas.MatchSummary(
             id=info.id,
-            players=[schemas.PlayerOut(name=p.name, kind=p.kind, cue_ball=None) for p in info.players],
+            strokes=strokes,
+            players=[
+                schemas.PlayerOut(name=p.name, kind=p.kind, cue_ball=owners[i]) for i, p in enumerate(info.players)
+            ],
             status=info.status,
             actions=info.actions,
             result=None if info.result is None else info.result.to_json(),

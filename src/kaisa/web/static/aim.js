@@ -19,6 +19,7 @@ try {
 let shown = null; // {key, preview}
 let pending = null; // {key, timer}
 let seq = 0;
+let inflight = Promise.resolve();
 
 /** full: aim line, ghost ball, the object ball's line to its cushion or pocket, the inset and the preview;
  * line: the aim line to the first contact; none: the cue only. */
@@ -60,11 +61,20 @@ export function previewFor(mode) {
   pending = {
     key: request.key,
     timer: setTimeout(async () => {
+      // the aim may have moved on, or a stroke begun, while the timer ran: ask only for the aim as it is now
+      const now = mode.alive() && !mode.busy() ? mode.previewRequest() : null;
+      if (mine !== seq || !now || now.key !== request.key) return;
       let preview = null;
+      let done;
+      inflight = new Promise((resolve) => {
+        done = resolve;
+      });
       try {
         preview = previewOf(await request.send());
       } catch (error) {
         preview = { paths: {}, text: error.message, pots: false, error: true };
+      } finally {
+        done();
       }
       if (mine !== seq) return;
       pending = null;
@@ -77,6 +87,12 @@ export function previewFor(mode) {
     }, DELAY),
   };
   return null;
+}
+
+/** Resolves when no preview is being asked for (a stroke waits for it, so that a preview never reaches the
+ * server after the stroke it previews). */
+export function settled() {
+  return inflight;
 }
 
 /** Forget the shown preview (a stroke was played: the position changed). */

@@ -295,6 +295,15 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
         el("p", { class: "hint" }, reasons.length ? t("match.lagFault", { name: names[i], reasons: reasons.map(serverText).join(", ") }) : t("match.lagGood", { name: names[i] })),
       );
     });
+    // how near each lag ball came to the head cushion (its edge from the cushion's nose), as players measure
+    const radius = app.table ? app.table.ball_radius : 0.034;
+    (outcome.records || []).forEach((record, i) => {
+      const ball = record.stroke ? record.stroke.ball : i === 0 ? "W1" : "W2";
+      const at = record.final && record.final.balls ? record.final.balls[ball] : null;
+      const seat = ball === "W1" ? 0 : 1;
+      const text = at ? t("match.lagDistance", { name: names[seat], ball, cm: fmtNum((at[1] - radius) * 100, 1) }) : t("match.lagGone", { name: names[seat], ball });
+      box.append(el("p", { class: "lag-distance", "data-testid": `lag-distance-${seat}` }, ballChip(ball), " ", text));
+    });
     target.append(box);
   }
   const ruling = outcome.ruling;
@@ -456,7 +465,10 @@ class MatchMode {
         if (!this.isHuman(i)) continue;
         const a = area(i === 0 ? "lag-left" : "lag-right", objects, null);
         const place = firstLegal([[i === 0 ? g.W / 4 : (3 * g.W) / 4, g.L / 8]], a);
-        this.lag[i] = { place, stroke: { direction: 90, speed: LAG_SPEED, elevation: 0, side: 0, follow: 0 } };
+        // a starting power near a good lag, a little different for each player: the person sets the lag, the
+        // default does not win it (nor tie two people who both leave it)
+        const speed = Math.round((LAG_SPEED + (Math.random() - 0.5) * 0.3) * 100) / 100;
+        this.lag[i] = { place, stroke: { direction: 90, speed, elevation: 0, side: 0, follow: 0 } };
         if (this.lagActive === null) this.lagActive = i;
       }
       if (this.lagActive !== null) app.stroke.set({ ...this.lag[this.lagActive].stroke }, { silent: true });
@@ -787,7 +799,7 @@ class MatchMode {
     const v = this.data;
     if (!v || !this.humanToMove() || !(v.phase === "play" || v.phase === "shootout")) return null;
     const cue = this.cuePosition();
-    if (!cue) return null;
+    if (!cue || this.busy() || (v.from_hand && !this.place)) return null;
     const text = app.call.current().text || null;
     const stroke = this.strokeNow();
     return { key: JSON.stringify([v.actions, text, stroke]), send: () => api.preview(this.id, text, stroke) };
@@ -818,6 +830,8 @@ class MatchMode {
     const stroke = app.stroke.stroke(v.shooter);
     if (v.from_hand) stroke.place = this.place;
     const seconds = v.clock.mode === "wall" ? Math.min(3600, this.thinkingSeconds()) : null;
+    aids.clearPreview();
+    await aids.settled();
     await this.act(() => api.shot(this.id, resolved.call, stroke, seconds), { call: resolved.call });
   }
 
@@ -847,7 +861,8 @@ class MatchMode {
     const action = played.action;
     this.working = true;
     this.playing = true; // "thinking" is over: the answer is here
-    $("ruling").replaceChildren(); // the last ruling goes at the strike
+    const stroke = Boolean(outcome.records && outcome.records.length);
+    if (stroke) $("ruling").replaceChildren(); // the last ruling goes at the strike
     aids.clearPreview();
     $("aim-status").textContent = "";
     this.render();
@@ -882,6 +897,17 @@ class MatchMode {
       app.view.draw();
     }
     const call = played.action.kind === "shot" ? played.action.call : context.call;
+    const says = outcome.ruling || outcome.lag || (outcome.notes && outcome.notes.length);
+    if (!says) {
+      // a choice or a placement says nothing: the last ruling (the lag's) stays up until the next stroke
+      this.addLog(played.action, outcome);
+      this.data = played.match;
+      this.working = false;
+      this.playing = false;
+      this.turnKey = null;
+      this.update(played.match);
+      return;
+    }
     this.entry = {
       outcome,
       names: before.players.map((p) => p.name),
@@ -999,7 +1025,7 @@ class MatchMode {
 // --- the scoreboard -------------------------------------------------------------------------------------------
 
 function kindLabel(kind) {
-  return kind === "human" ? t("match.person") : t("match.computer", { level: levelName(kind) });
+  return kind === "human" ? "" : t("match.computer", { level: levelName(kind) });
 }
 
 function renderScoreboard(v, { liveSeconds = 0 } = {}) {
@@ -1016,7 +1042,7 @@ function renderScoreboard(v, { liveSeconds = 0 } = {}) {
       "div",
       { class: `player${atTable ? " at-table" : ""}`, "data-testid": `player-${i}`, dataset: { ball: ball || "" } },
       el("div", { class: "name-row" }, ballChip(ball), el("span", { class: "name", "data-testid": `name-${i}` }, p.name)),
-      el("div", { class: "kind" }, kindLabel(p.kind), ball ? ` · ${ball}` : ` · ${t("match.noBall")}`),
+      el("div", { class: "kind" }, [kindLabel(p.kind), ball || t("match.noBall")].filter(Boolean).join(" · ")),
       el("div", { class: "score-row" }, el("span", { class: "score", "data-testid": `score-${i}` }, String(score)), el("span", { class: "target" }, "/ 60")),
       el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / 60) * 100))}%` })),
       el(
@@ -1133,6 +1159,7 @@ class ReplayMode {
       return;
     }
     this.index = Math.max(-1, Math.min(this.actions.length - 1, this.index ?? -1));
+    this.renderList();
     this.showStatic();
   }
 
@@ -1197,13 +1224,52 @@ class ReplayMode {
     const names = this.base.players.map((p) => p.name);
     if (act.kind === "lag") return t("replay.lag");
     if (act.kind === "choose") return t("replay.choose", { name: names[a.player] ?? "", ball: act.cue_ball });
-    if (act.kind === "place-w2") return t("replay.place", { x: act.point[0].toFixed(3), y: act.point[1].toFixed(3) });
-    if (act.kind === "shot") return t("replay.shot", { ball: act.stroke.ball, call: act.call ?? t("ruling.noCall"), speed: act.stroke.speed.toFixed(2), direction: act.stroke.direction.toFixed(1) });
+    if (act.kind === "place-w2") return t("replay.place", { x: fmtNum(act.point[0], 3), y: fmtNum(act.point[1], 3) });
+    if (act.kind === "shot") return t("replay.shot", { ball: act.stroke.ball, call: act.call ?? t("ruling.noCall"), speed: fmtNum(act.stroke.speed, 2), direction: fmtNum(act.stroke.direction, 1) });
     return t("replay.break", { s: act.seconds });
+  }
+
+  /** Every action in a list to jump to: the strokes numbered, with the shooter, the call and the points. */
+  renderList() {
+    const list = $("replay-list");
+    const names = this.base.players.map((p) => p.name);
+    let stroke = 0;
+    list.replaceChildren(
+      ...this.actions.map((a, i) => {
+        const ruling = a.outcome.ruling;
+        let text;
+        if (a.action.kind === "shot" && ruling) {
+          stroke += 1;
+          const owners = a.state_after.owners || [];
+          const k = owners.indexOf(ruling.shooter);
+          const who = k >= 0 ? names[k] : ruling.shooter;
+          text = `${stroke}. ${who}: ${a.action.call ?? t("ruling.noCall")} ${fmtPoints(ruling.points)}`;
+        } else {
+          text = this.describe(a);
+        }
+        return el("li", { "data-testid": "replay-item", dataset: { index: String(i) }, onclick: () => this.go(i) }, el("button", { type: "button", class: "linkish" }, text));
+      }),
+    );
   }
 
   renderControls() {
     const n = this.actions.length;
+    const scrub = $("replay-scrub");
+    scrub.max = String(Math.max(0, n - 1));
+    scrub.value = String(this.index);
+    scrub.disabled = this.busy();
+    for (const item of $("replay-list").children) {
+      const current = Number(item.dataset.index) === this.index;
+      if (current) item.setAttribute("aria-current", "step");
+      else item.removeAttribute("aria-current");
+      if (current) {
+        // keep the current action in the list's view without scrolling the page
+        const list = item.parentElement;
+        if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+          list.scrollTop = item.offsetTop - list.clientHeight / 2;
+        }
+      }
+    }
     $("replay-step").textContent = t("replay.step", { i: this.index + 1, n });
     $("replay-step").dataset.index = String(this.index);
     $("replay-action").textContent = this.describe(this.index >= 0 ? this.actions[this.index] : null);
@@ -1642,20 +1708,24 @@ async function enterHistory() {
   }
   if (session !== app.session) return;
   const rows = $("history-rows");
+  const locale = lang() === "fi" ? "fi-FI" : "en-GB";
   rows.replaceChildren(
     ...matches.map((m) => {
-      const names = m.players.map((p) => `${p.name}${p.kind === "human" ? "" : ` (${levelName(p.kind)})`}`).join(" – ");
-      // the summary does not say who had which cue ball, so the result is given by cue ball
-      const result = m.result ? el("span", {}, el("strong", {}, `${m.result.winner} `), `W1 ${m.result.recorded.W1} – ${m.result.recorded.W2} W2`) : "";
+      // names with their recorded points, the winner in bold; the kind of a computer player after its name
+      const who = m.players.map((p) => {
+        const label = `${p.name}${p.kind === "human" ? "" : ` (${levelName(p.kind)})`}`;
+        const won = m.result && p.cue_ball && m.result.winner === p.cue_ball;
+        const points = m.result && p.cue_ball ? ` ${m.result.recorded[p.cue_ball]}` : "";
+        return el(won ? "strong" : "span", { "data-testid": won ? "history-winner" : null }, `${label}${points}`);
+      });
+      const when = new Date(m.created_at).toLocaleString(locale, { dateStyle: "short", timeStyle: "short" });
+      const status = m.status === "over" ? (m.result ? t("history.won", { name: (m.players.find((p) => p.cue_ball === m.result.winner) || { name: m.result.winner }).name }) : t("history.over")) : t("history.playing");
       return el(
         "tr",
         { "data-testid": "history-row", dataset: { matchId: String(m.id), status: m.status } },
-        el("td", {}, String(m.id)),
-        el("td", {}, names),
-        el("td", {}, t(m.status === "over" ? "history.over" : "history.playing")),
-        el("td", {}, String(m.actions)),
-        el("td", {}, result),
-        el("td", { class: "hint" }, new Date(m.updated_at).toLocaleString(lang() === "fi" ? "fi-FI" : "en-GB")),
+        el("td", { class: "who" }, el("div", {}, who[0], " – ", who[1]), el("div", { class: "hint", "data-testid": "history-date" }, when)),
+        el("td", { "data-testid": "history-status" }, status),
+        el("td", { "data-testid": "history-strokes" }, m.strokes === null || m.strokes === undefined ? "" : String(m.strokes)),
         el(
           "td",
           {},
@@ -1728,6 +1798,7 @@ function wire() {
   $("replay-prev").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(app.mode.index - 1));
   $("replay-first").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(-1));
   $("replay-play").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.playAll());
+  $("replay-scrub").addEventListener("input", (e) => app.mode instanceof ReplayMode && app.mode.go(Number(e.target.value)));
 
   const form = $("form-computer");
   form.level.addEventListener("change", describeLevel);
