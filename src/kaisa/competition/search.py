@@ -20,12 +20,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 #: Most unfinished games for which the search runs (Asetukset.PelejaEnintaanKeskenHaettaessa).
 MAX_UNFINISHED = 8
 #: Careful mode from this many players still in and below (HuolellisenHaunPelaajamaara).
 CAREFUL_PLAYERS = 7
+#: [?] Most look-ahead positions per searcher in fast mode. KaisaKaavio's look-ahead has no bound and is
+#: exponential when the rest of a round cannot be paired; past this many positions the candidate that passed
+#: checks a)-c) is taken. The 12 replayable recorded brackets never reach it.
+LOOK_AHEAD_BUDGET = 5000
 CAP = 1023  # game counts 2 or more apart: the cap, and a fail
 REMATCH = 100
 THIRD_MEETING = 500
@@ -81,6 +84,8 @@ class _Scenario:
         self.met: Counter[frozenset[int]] = Counter()
         self.rounds: dict[int, list[int]] = {p: [] for p in self.players}
         self.added: list[SGame] = []
+        self.budget = LOOK_AHEAD_BUDGET
+        self.first: dict[frozenset[int], SGame] = {}
         for g in self.games:
             self._account(g)
 
@@ -100,7 +105,9 @@ class _Scenario:
                 if g.personal(p) >= self.ko:
                     self.pending_ko[p] += 1
         if g.p2 is not None:
-            self.met[frozenset((g.p1, g.p2))] += 1
+            key = frozenset((g.p1, g.p2))
+            self.met[key] += 1
+            self.first.setdefault(key, g)
 
     def still_in(self, p: int) -> bool:
         return self.losses[p] <= 1 and p not in self.ko_out
@@ -121,7 +128,10 @@ class _Scenario:
         return n
 
     def first_meeting(self, a: int, b: int, extra: Sequence[SGame]) -> SGame | None:
-        for g in (*self.games, *extra):
+        g = self.first.get(frozenset((a, b)))
+        if g is not None:
+            return g
+        for g in extra:
             if g.has(a) and g.has(b):
                 return g
         return None
@@ -208,6 +218,7 @@ class _Scenario:
         if len(cands) == 1:
             v: int | None = cands[0]
         else:
+            self.budget = LOOK_AHEAD_BUDGET
             v = next((c for c in cands if self.check(r, [], searchers, cands, h, c)), None)
         if v is None or not self.surely_in(v):
             return None
@@ -218,6 +229,7 @@ class _Scenario:
         rest of the round can still be paired."""
         if not self.meeting_ok(r, h, v, extra):
             return False
+        self.budget -= 1
         ch, cv = self.capped(h, r, extra), self.capped(v, r, extra)
         if abs(ch - cv) > 1:
             return False
@@ -234,6 +246,8 @@ class _Scenario:
             rest_c.remove(nxt)
         if len(rest_s) == 1 and not rest_c:
             return True
+        if self.budget <= 0:
+            return True  # [?] look-ahead budget spent: take the candidate that passed a)-c)
         for c in rest_c:
             if self.check(r, extra2, rest_s, rest_c, nxt, c):
                 return True
@@ -260,11 +274,42 @@ def _order(counts: tuple[int, ...]) -> list[int]:
     return sorted(range(len(counts)), key=lambda i: (counts[i], i))
 
 
-@lru_cache(maxsize=200_000)
 def _careful(
     counts: tuple[int, ...], losses: tuple[int, ...], met: tuple[tuple[int, ...], ...], ko: int, total: int
 ) -> tuple[int, int, int] | None:
     """HaeHuolellisesti over index-based players (index order = draw number order): (score, i, j) or None."""
+    res = _careful_best(counts, losses, met, ko, UNBOUNDED)
+    if res is None:
+        return None
+    return (min(CAP, res[0] + total), res[1], res[2])
+
+
+UNBOUNDED = 10 * CAP
+_exact: dict[tuple[object, ...], tuple[int, int, int] | None] = {}
+_lower: dict[tuple[object, ...], int] = {}
+
+
+def _careful_best(
+    counts: tuple[int, ...], losses: tuple[int, ...], met: tuple[tuple[int, ...], ...], ko: int, bound: int
+) -> tuple[int, int, int] | None:
+    """The best pair of a state and its score, without the penalties above it.
+
+    Alpha-beta: a result at or above ``bound`` is only a lower bound (the caller will not choose it), so the
+    search stops early; exact results are cached per state. This changes no choice: a pruned candidate could
+    never have been strictly better, and ties still go to the first in order.
+    """
+    low0 = min(counts)
+    # Relative state, as KaisaKaavio's TilanneAvain: counts above the lowest, and how far the lowest is from the
+    # first knockout round (all that the rules below read of the absolute counts).
+    key = (tuple(c - low0 for c in counts), losses, met, min(ko - low0, 64))
+    if key in _exact:
+        return _exact[key]
+    lower = _lower.get(key)
+    if lower is not None and lower >= bound:
+        return (lower, -1, -1)
+    if len(_exact) > 2_000_000:
+        _exact.clear()
+        _lower.clear()
     order = _order(counts)
     low = counts[order[0]]
     n = len(counts)
@@ -283,20 +328,30 @@ def _careful(
                 continue
             if counts[v] > low + 1:
                 break
-            score = min(CAP, _score_pair(counts, losses, met, ko, h, v) + i * SKIP_SEARCHER)
+            limit = min(bound, best[0] if best is not None else bound)
+            score = min(CAP, _score_pair(counts, losses, met, ko, h, v, limit - i) + i * SKIP_SEARCHER)
             if best is None or score < best[0]:
                 best = (score, h, v)
             if score <= 0:
                 break
-    if best is None:
-        return None
-    return (min(CAP, best[0] + total), best[1], best[2])
+    if best is not None and best[0] >= bound:
+        _lower[key] = max(_lower.get(key, -1), best[0])
+        return (best[0], -1, -1)
+    _exact[key] = best
+    return best
 
 
 def _score_pair(
-    counts: tuple[int, ...], losses: tuple[int, ...], met: tuple[tuple[int, ...], ...], ko: int, h: int, v: int
+    counts: tuple[int, ...],
+    losses: tuple[int, ...],
+    met: tuple[tuple[int, ...], ...],
+    ko: int,
+    h: int,
+    v: int,
+    bound: int = UNBOUNDED,
 ) -> int:
-    """PisteytaHaku: the worse of the two results of h-v, each with the best continuation."""
+    """PisteytaHaku: the worse of the two results of h-v, each with the best continuation (a result at or
+    above ``bound`` may be a lower bound)."""
     if abs(counts[h] - counts[v]) > 1:
         return CAP
     n = len(counts)
@@ -316,8 +371,7 @@ def _score_pair(
     c2[h] += 1
     c2[v] += 1
     met2 = [list(row) for row in met]
-    met2[h][v] += 1
-    met2[v][h] += 1
+    met2[h][v] = met2[v][h] = min(2, m + 1)  # 2 or more meetings score alike
     worst = 0
     for loser in (v, h):
         l2 = list(losses)
@@ -329,26 +383,32 @@ def _score_pair(
             tuple(tuple(met2[a][b] for b in keep) for a in keep),
             ko,
             pts,
+            bound,
         )
-        if s >= CAP:
+        if s >= CAP or s >= bound:
             return s
         worst = max(worst, s)
     return worst
 
 
 def _score_state(
-    counts: tuple[int, ...], losses: tuple[int, ...], met: tuple[tuple[int, ...], ...], ko: int, total: int
+    counts: tuple[int, ...],
+    losses: tuple[int, ...],
+    met: tuple[tuple[int, ...], ...],
+    ko: int,
+    total: int,
+    bound: int = UNBOUNDED,
 ) -> int:
     """PisteytaTilanne: the best continuation's score, deeper penalties counted twice as KaisaKaavio does."""
     n = len(counts)
     if n == 2:
-        return min(CAP, total + _score_pair(counts, losses, met, ko, 0, 1))
+        return min(CAP, total + _score_pair(counts, losses, met, ko, 0, 1, bound - total))
     if n < 2:
         return min(CAP, total)
-    res = _careful(counts, losses, met, ko, total)
+    res = _careful_best(counts, losses, met, ko, bound - 2 * total)
     if res is None:
         return CAP
-    return min(CAP, total + res[0])
+    return min(CAP, total + min(CAP, res[0] + total))
 
 
 def search(players: Iterable[int], games: Sequence[SGame], ko: int, max_unfinished: int = MAX_UNFINISHED) -> list[Pair]:
