@@ -39,7 +39,6 @@ def dataset_command(
 ) -> None:
     """Self-play strokes to learn from: every stroke of every match, with its position, state, call, intended and
     executed stroke, ruling and next position, in Parquet with a data card."""
-    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kaisa.research import MatchRows, write_dataset
@@ -54,9 +53,9 @@ def dataset_command(
             if address is not None:
                 check_address(address)
     except TournamentError as exc:
-        fail(escape(str(exc)))
+        fail(str(exc))
     if out.exists() and not out.is_dir():
-        fail(escape(f"--out {out} is a file: give a directory for strokes.parquet and README.md"))
+        fail(f"--out {out} is a file: give a directory for strokes.parquet and README.md")
     ensure_physics_ready()
     if backend == "ray":
         where = f"the Ray cluster at {address}" if address else "a local Ray instance (about 10 s)"
@@ -86,7 +85,7 @@ def dataset_command(
         )  # fmt: skip
     except TournamentError as exc:
         progress.stop()
-        fail(escape(str(exc)))
+        fail(str(exc))
     progress.stop()
     console.print(
         f"{written.strokes} strokes of {written.matches} matches ({written.unfinished} unfinished) in "
