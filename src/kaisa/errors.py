@@ -28,12 +28,13 @@ class KaisaError(ValueError):
 
 def error_text(error: KaisaError) -> ErrorText:
     """The error for people in Finnish and English: its own ``text`` when it has one (a refusal worded in both
-    languages), else its kind followed by the detailed message."""
+    languages), else its kind, with the detailed message in the English (the details are generated English
+    sentences, and a Finnish text has no English fragments)."""
     own = getattr(error, "text", None)
     fi, en = getattr(own, "fi", None), getattr(own, "en", None)
     if isinstance(fi, str) and isinstance(en, str):
         return ErrorText(fi, en)
-    return ErrorText(f"{error.kind.fi} {error}", f"{error.kind.en} {error}")
+    return ErrorText(error.kind.fi, f"{error.kind.en} {error}")
 
 
 class InvalidPositionError(KaisaError):

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from kaisa.cli import app
 from kaisa.game import Match, MatchConfig
@@ -27,7 +27,7 @@ runner = CliRunner()
 KAISA = str(Path(sys.executable).with_name("kaisa"))
 
 
-def invoke(*args: str):  # type: ignore[no-untyped-def]
+def invoke(*args: str) -> Result:
     return runner.invoke(app, list(args), env={"COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb"})
 
 

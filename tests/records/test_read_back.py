@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -103,8 +103,8 @@ def test_finite_number_refuses_bools_huge_ints_and_nan() -> None:
 @pytest.mark.parametrize(
     ("read", "error"),
     [
-        (lambda: Position({"W1": [HUGE, 0.3]}), InvalidPositionError),
-        (lambda: Position({"W1": [False, 0.3]}), InvalidPositionError),
+        (lambda: Position({"W1": (HUGE, 0.3)}), InvalidPositionError),
+        (lambda: Position({"W1": (False, 0.3)}), InvalidPositionError),
         (lambda: Stroke.from_json({"ball": "W1", "speed": HUGE, "direction": 0}), InvalidStrokeError),
         (lambda: Stroke.from_json({"ball": "W1", "speed": 2, "direction": 0, "side": True}), InvalidStrokeError),
         (lambda: event_from_json({"t": HUGE, "type": "strike", "ball": "W1"}), FormatError),
@@ -113,7 +113,9 @@ def test_finite_number_refuses_bools_huge_ints_and_nan() -> None:
         (lambda: RuleOptions.from_json({"extra_kaisa_value": 10**30}), FormatError),
     ],
 )
-def test_huge_and_bool_numbers_are_refused_with_a_kaisa_error(read, error) -> None:  # type: ignore[no-untyped-def]
+def test_huge_and_bool_numbers_are_refused_with_a_kaisa_error(
+    read: Callable[[], object], error: type[Exception]
+) -> None:
     with pytest.raises(error) as caught:
         read()
     assert "digits" in str(caught.value) or len(str(caught.value)) < 400  # the number is not echoed whole

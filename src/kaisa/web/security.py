@@ -8,6 +8,7 @@ reachable from other web sites a browser on the same machine or network visits.
 - :class:`OriginGuard` answers 403 to a state-changing request (POST, PUT, PATCH, DELETE) sent by a page of
   another origin: its ``Origin`` names another host, or ``Sec-Fetch-Site`` says ``cross-site``. Browsers send
   these even on body-less requests such as ``POST /api/matches/1/undo``, which CORS never pre-flights.
+- An id in the path must be plain digits: ``/api/matches/1.0`` is refused, not read as match 1.
 - Every answer carries security headers (no sniffing, no framing, no referrer: club links carry tokens).
 
 Each refusal has the one error shape of the API: ``{"detail", "code", "fi", "en"}``.
@@ -16,8 +17,10 @@ Each refusal has the one error shape of the API: ``{"detail", "code", "fi", "en"
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import json
 import os
+import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,6 +40,21 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"content-security-policy", b"frame-ancestors 'none'; base-uri 'self'; object-src 'none'; form-action 'self'"),
 )
+
+
+ID_AFTER = frozenset({"matches", "actions", "strokes"})
+"""Path segments followed by a numeric id (/api/matches/{match_id}/actions/{index})."""
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def loose_id(path: str) -> str | None:
+    """An id in the path written as a number that is not plain digits (``1.0``, ``+1``, ``1e0``), which the
+    API's lax int reading would take as 1; None when every id is plain digits."""
+    parts = path.split("/")
+    for before, part in itertools.pairwise(parts):
+        if before in ID_AFTER and _NUMBER.fullmatch(part) and not part.isdigit():
+            return part
+    return None
 
 
 def _headers(scope: Scope) -> dict[str, str]:
@@ -135,6 +153,16 @@ class OriginGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        bad_id = loose_id(scope.get("path", ""))
+        if bad_id is not None:
+            await refuse(
+                send,
+                422,
+                "invalid-request",
+                "Tunnisteen on oltava kokonaisluku, esimerkiksi 12.",
+                f"an id in the path is a whole number written in digits, e.g. 12, not {bad_id[:40]!r}",
+            )
             return
         if scope["method"] in STATE_CHANGING and self.cross_origin(scope):
             await refuse(

@@ -30,6 +30,9 @@ POSTGRES_CONNECT_TIMEOUT = 10
 MIGRATION_LOCK = 0x4B41_4953_41
 """PostgreSQL advisory lock held while migrating, so that two processes opening one database take turns."""
 
+SQLITE_BUSY_SECONDS = 5.0
+"""How long a write waits for another writer's lock on an SQLite file before the database counts as busy
+(DatabaseUnavailableError; the web answers 503 with Retry-After). Writers hold it for milliseconds."""
 dumps = functools.partial(json.dumps, allow_nan=False, separators=(",", ":"))
 """How JSON columns are written: compact, and refusing NaN and infinities, which JSON cannot hold."""
 
@@ -83,7 +86,7 @@ def make_engine(url: URL) -> Engine:
     backend = url.get_backend_name()
     kwargs: dict[str, Any] = {"json_serializer": dumps}
     if backend == "sqlite":
-        kwargs["connect_args"] = {"timeout": 30.0}
+        kwargs["connect_args"] = {"timeout": SQLITE_BUSY_SECONDS}
     elif backend == "postgresql":
         kwargs["pool_pre_ping"] = True
         if "connect_timeout" not in url.query:
