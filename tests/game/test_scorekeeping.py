@@ -85,8 +85,50 @@ def test_marker_entry_json_round_trips_every_field():
         jump_over_mask=True,
         restored_by_referee=True,
         late_fall=LateFall(R1, W2),
+        double_hit=True,
+        swapped_by_referee=True,
+        swap_expired=True,
+        stopped_balls=True,
+        cannot_strike_away=True,
+        setup_broken=True,
     )
     assert MarkerEntry.from_json(full.to_json()) == full
+    # every fact of the vocabulary is in the JSON, and the facts the referee gets carry them
+    assert set(full.to_json()) == MarkerEntry.field_names()
+    facts = full.to_facts(None)
+    for name in (
+        "double_hit",
+        "swapped_by_referee",
+        "swap_expired",
+        "stopped_balls",
+        "cannot_strike_away",
+        "setup_broken",
+    ):
+        assert getattr(facts, name) is True, name
+
+
+def test_4_a_waiting_kaisa_moved_by_the_marker_counts_as_touched():
+    match = opened()
+    start = match.state.position.with_ball(W1, (0.5, 0.3))
+    still = entry(match, start=start, first_contact=R1)
+    assert not still.kaisa_touched
+    moved = entry(match, start=start, first_contact=R1, final=start.with_ball(K, (0.9, 1.6)))
+    assert moved.kaisa_touched
+    assert moved.to_facts(None).kaisa_touched
+
+
+def test_7d_a_double_hit_entered_by_the_marker_voids_the_pot():
+    match = opened()
+    start = match.state.position.with_ball(W1, (0.5, 0.3))
+    outcome = match.push(
+        MarkedShot(
+            parse_call("K FL"), entry(match, start=start, pots=((K, PocketId.FL),), first_contact=K, double_hit=True)
+        )
+    )
+    assert outcome.ruling is not None
+    assert "7d" in outcome.ruling.clauses
+    assert outcome.ruling.points <= 0
+    assert outcome.ruling.turn_passes
 
 
 @pytest.mark.parametrize(
@@ -94,11 +136,17 @@ def test_marker_entry_json_round_trips_every_field():
     [
         ([], "is an object"),
         ({"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "colour": "red"}, "unknown marker"),
-        ({"cue_ball": "W3", "start": {"balls": {}}, "final": {"balls": {}}}, "field cue_ball is malformed"),
+        (
+            {"cue_ball": "W3", "start": {"balls": {}}, "final": {"balls": {}}},
+            "a ball is one of W1 W2 R1 R2 K, not 'W3'",
+        ),
         ({"cue_ball": "W1", "start": {"balls": {}}}, "needs more fields"),
         ({"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "hand_fault": "x"}, "hand_fault is one"),
         ({"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "mankeli": "yes"}, "true or false"),
-        ({"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "pots": [["K", "XX"]]}, "malformed"),
+        (
+            {"cue_ball": "W1", "start": {"balls": {}}, "final": {"balls": {}}, "pots": [["K", "XX"]]},
+            "a pocket is one of HL HR ML MR FL FR",
+        ),
     ],
 )
 def test_marker_entry_json_refuses_bad_data(data, message):

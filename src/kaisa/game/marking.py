@@ -52,7 +52,10 @@ def entry_for(state: MatchState, marks: Marks, spec: TableSpec = OFFICIAL) -> Ma
     where ``moves`` says."""
     game = state.game
     start = state.position
-    if game.from_hand:
+    if marks.late_fall is not None:
+        # 8e happens between strokes: nothing was struck, so a cue ball in hand stays in hand (a place is ignored)
+        pass
+    elif game.from_hand:
         if marks.place is None:
             raise MarkingError(
                 "place-missing",
@@ -115,8 +118,8 @@ def marked_shot(state: MatchState, call: Call | None, marks: Marks, seconds: flo
 
 
 def check_state(state: MatchState, spec: TableSpec = OFFICIAL) -> None:
-    """Refuse a state no real table can be in: every ball is on the table or (a cue ball) in its owner's hand,
-    never both, and no two balls on the table overlap. Every state a marker's entry produces is checked, so an
+    """Refuse a state no real table can be in: in play every ball is on the table or (a cue ball) in its owner's
+    hand; never both; and no two balls on the table overlap. Every state a marker's entry produces is checked, so an
     entry the rules cannot place is refused instead of recorded."""
     position, game = state.position, state.game
     both = sorted(b.value for b in game.in_hand if b in position)
@@ -128,7 +131,7 @@ def check_state(state: MatchState, spec: TableSpec = OFFICIAL) -> None:
             f"the entry would leave {', '.join(both)} both in hand and on the table: check the entry (for "
             "example the referee restoring the balls after a stroke from hand)",
         )
-    if state.phase is not Phase.OVER:
+    if state.phase in (Phase.PLAY, Phase.PLACE_W2):  # the shoot-out plays with the kaisa and one cue ball (6)
         missing = sorted(b.value for b in BallId if b not in position and b not in game.in_hand)
         if missing:
             raise MarkingError(
@@ -159,8 +162,7 @@ def correct(match: Match, index: int, replacement: Action | Marks | None) -> Mat
             "korjattavaa merkintää ei ole",
             f"the match has {len(match.stack)} actions: there is no action {index} to correct",
         )
-    fixed = Match(match.config, match.stack[0].before)
-    fixed.trajectory_rate = match.trajectory_rate
+    fixed = Match(match.config, match.stack[0].before, trajectory_rate=match.trajectory_rate)
     for entry in match.stack[:index]:
         fixed.push(entry.action)
     old = match.stack[index]

@@ -1,8 +1,10 @@
 """The marker's vocabulary: what a marker at a real table enters for a stroke, stated once with one JSON codec.
 
 A marker reports what a simulation cannot: a ball off the table (8f, 8g), a ball touched by a player (7b),
-a jump over a masking ball (7e), the wrong cue ball (7i), a ball falling later by itself (8e), the referee
-restoring positions (7j) and which section 5 fault a stroke from hand made. Whether the called route was played
+a jump over a masking ball (7e), the wrong cue ball (7i) and the referee's swap of the cue balls (or an expired
+swap), a ball falling later by itself (8e), the referee restoring positions (7j), a double hit (7d), balls
+stopped (-6 in the shoot-out, 6), a frozen cue ball and a broken setup (8b) and which section 5 fault a stroke
+from hand made. Whether the called route was played
 as called (including käkä, a moving ball and mankeli) is the marker's judgement.
 
 :class:`MarkerFacts` holds those facts. :class:`Marks` is what the marker's page sends (the facts plus the
@@ -94,6 +96,18 @@ class MarkerFacts:
     jump_over_mask: bool = False
     restored_by_referee: bool = False
     late_fall: LateFall | None = None
+    double_hit: bool = False
+    """7d: the cue tip struck the cue ball twice (kaksoiskosketus)."""
+    swapped_by_referee: bool = False
+    """7i: after a stroke with the wrong cue ball the referee swapped the cue balls' places."""
+    swap_expired: bool = False
+    """7i: the cue balls were found swapped from earlier than the previous stroke (the error has expired)."""
+    stopped_balls: bool = False
+    """6: the player stopped moving balls (-6 after a miss in the shoot-out; elsewhere a touch, 7b)."""
+    cannot_strike_away: bool = False
+    """8b: the cue ball was frozen so that no stroke could go away from the balls it was frozen to."""
+    setup_broken: bool = False
+    """8b: moving the frozen balls broke the opponent's setup (7j)."""
 
     def to_json(self) -> dict[str, Any]:
         """Every field by its name, in the one codec's form (defaults included, so the form is explicit)."""
@@ -163,7 +177,7 @@ class MarkerEntry(MarkerFacts):
         still = sorted(b.value for b in set(dropped) | set(self.off_table) if b in self.final)
         if still:
             raise MarkerEntryError(f"{', '.join(still)} left the table, so it cannot be in the final position")
-        if self.cue_ball not in self.start:
+        if self.cue_ball not in self.start and self.late_fall is None:  # 8e: nothing was struck
             raise MarkerEntryError(f"the struck ball {self.cue_ball.value} was not on the table")
         named = [*dropped, *self.off_table, *self.nakki]
         if self.first_contact is not None:
@@ -199,6 +213,12 @@ class MarkerEntry(MarkerFacts):
             jump_over_mask=self.jump_over_mask,
             restored_by_referee=self.restored_by_referee,
             late_fall=self.late_fall,
+            double_hit=self.double_hit,
+            swapped_by_referee=self.swapped_by_referee,
+            swap_expired=self.swap_expired,
+            stopped_balls=self.stopped_balls,
+            cannot_strike_away=self.cannot_strike_away,
+            setup_broken=self.setup_broken,
         )
 
     @property
@@ -306,6 +326,12 @@ _CODEC: dict[str, _Codec] = {
         ),
         _optional(_late),
     ),
+    "double_hit": (bool, _flag),
+    "swapped_by_referee": (bool, _flag),
+    "swap_expired": (bool, _flag),
+    "stopped_balls": (bool, _flag),
+    "cannot_strike_away": (bool, _flag),
+    "setup_broken": (bool, _flag),
     "struck": (lambda v: None if v is None else v.value, _optional(_ball)),
     "place": (lambda v: None if v is None else [v[0], v[1]], _optional(_point)),
     "moves": (lambda v: {b.value: [p[0], p[1]] for b, p in v.items()}, _moves),

@@ -990,7 +990,11 @@ class MatchPage {
   renderQueue() {
     const panel = $("queue");
     if (!panel || !this.queue) return;
-    const items = this.queue.items;
+    // shown while an entry waits or was refused (then with those confirmed a moment ago); with a good connection
+    // entries are confirmed at once and the panel stays away, so nothing moves under the marker's finger
+    if (this.queue.offline || this.queue.items.some((i) => i.state === "failed")) this.queueShown = true;
+    if (!this.queue.items.length) this.queueShown = false;
+    const items = this.queueShown ? this.queue.items : [];
     panel.hidden = items.length === 0;
     $("queue-offline").hidden = !this.queue.offline;
     $("queue-list").replaceChildren(
@@ -1268,7 +1272,8 @@ class MatchPage {
       // the spots other balls covered when it was put back: the kaisa goes back first (4.1), then a red
       const except = ball === "K" ? balls : balls.filter((b) => b !== "K");
       const taken = takenSpots(club.table, after, except);
-      const notes = ruling.notes.filter((n) => n.clause.startsWith("4") && (n.en.includes(` ${ball} `) || n.en.endsWith(` ${ball}`) || n.en.includes(`${ball}:`)));
+      const says = (n) => new RegExp(`\\b${ball}\\b`).test(n.en) || (ball === "K" && /\bkaisa\b/i.test(n.en) && !/\b(R1|R2|red)\b/.test(n.en));
+      const notes = ruling.notes.filter((n) => n.clause.startsWith("4") && says(n));
       list.append(
         el(
           "li",
