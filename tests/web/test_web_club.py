@@ -174,7 +174,12 @@ def test_bad_entries_are_refused_with_a_clear_message_and_change_nothing(server:
                 "missing or wrong",
             ),
             ({"call": "K FL", "marks": {"place": [0.5, 0.3]}}, {}, 403, "missing or wrong"),
-            ({"call": "K FL", "marks": {"place": [0.5, 0.3], "colour": "red"}}, token, 422, "unknown marker entry fields"),
+            (
+                {"call": "K FL", "marks": {"place": [0.5, 0.3], "colour": "red"}},
+                token,
+                422,
+                "unknown marker entry fields",
+            ),
         ]
         for body, headers, status, message in cases:
             answer = client.post(f"/api/club/matches/{match_id}/strokes", json=body, headers=headers)
