@@ -9,6 +9,15 @@ Finnish is written as a Kaisa referee writes it: rails and pockets by name (thei
 notation), one word per concept (*lyöntivuoro* for the turn, *kirjuri* for the marker), decimal commas.
 A parameter may be a :class:`~kaisa.referee.ruling.Text` (rendered in each language), a number (a decimal
 comma in Finnish) or a plain string (the same in both: ball ids, signed points).
+
+Decisions this catalogue carries beyond REFERENCE.md section 10:
+
+- 8b: a cue ball "cannot be struck away" when no direction is at least ``talonmies_no_points_below`` degrees
+  (the rulebook's "poispäin") from every ball it is frozen to without running into or along a cushion it is
+  frozen to (:func:`kaisa.referee.observe.cannot_strike_away`), e.g. pinned to a cushion by a ball. Then a
+  stroke into the frozen ball is no talonmies; only the kirjuri can enter that the opponent's setup broke (7j).
+- 6: stopping the balls is entered by the kirjuri (``Facts.stopped_balls``): -6 in the shoot-out, a touch
+  (7b) elsewhere; a section 5 fault on the shoot-out's first stroke is cited 7c like any fault from hand.
 """
 
 from __future__ import annotations
@@ -345,10 +354,10 @@ _CLAUSES: tuple[Clause, ...] = (
         points={"nakki_white": 2, "nakki_red": 3, "nakki_kaisa": 6},
         wordings={
             "pot": _w(
-                "Maalattu {ball} {pocket} {route}{nakki}: {points} p",
+                "Maalattu {ball} {pocket} {route}{nakki} ({points} p)",
                 "Called {ball} into {pocket} {route}{nakki}: {points}",
             ),
-            "nakki": _w("Nakki, {ball}: {points} p", "Nakki on {ball}: {points}"),
+            "nakki": _w("Nakki: {ball} ({points} p)", "Nakki on {ball}: {points}"),
             "second_konsti": _w("{problem} (kaksi konstia)", "{problem} (two konsti)"),
             "two_konsti": _w(
                 "kohdepallo ({ball}) osui vielä {other} (kaksi konstia)",
@@ -374,7 +383,7 @@ _CLAUSES: tuple[Clause, ...] = (
                 "Kyydillä tai pallon kautta pussitetusta pallosta ei lasketa nakkeja",
                 "No nakki counts for a pot by kyyti or off a ball",
             ),
-            "extra": _w("Lisäpallo {ball} meni {pocket}: {points} p", "Extra ball: {ball} into {pocket}: {points}"),
+            "extra": _w("Lisäpallo {ball} meni {pocket} ({points} p)", "Extra ball: {ball} into {pocket}: {points}"),
         },
     ),
     Clause(
@@ -476,7 +485,7 @@ _CLAUSES: tuple[Clause, ...] = (
                 "the first pot of a shoot-out inning is the kaisa from the centre spot into a corner",
             ),
             "corner": _w(
-                "Rangaistuslyönti: kaisa keskipilkulta {pocket}: {points} p",
+                "Rangaistuslyönti: kaisa keskipilkulta {pocket} ({points} p)",
                 "Shoot-out: the kaisa from the centre spot into {pocket}: {points}",
             ),
             "down": _w(
