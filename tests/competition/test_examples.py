@@ -48,7 +48,8 @@ def test_3_2_seeds_for_16_players() -> None:
 def test_3_3_24_seeds_distinct_and_in_range() -> None:
     for n in (24, 25, 40, 128):
         s = seed_numbers_24(n)
-        assert len(set(s)) == 24 and all(1 <= x <= n for x in s)
+        assert len(set(s)) == 24
+        assert all(1 <= x <= n for x in s)
     with pytest.raises(CompetitionError) as e:
         seed_numbers_24(23)
     assert e.value.code == "too_few_for_24_seeds"
@@ -131,7 +132,8 @@ def test_4_6_weekly_bracket_19_players_pudari3() -> None:
     assert pairs(k, 2) == [(19, 1)] + [(i, i + 1) for i in range(2, 19, 2)]
     for a, b, w in WEEKLY_RESULTS[:19]:
         play(k, a, b, w)
-    assert not k.still_in(10) and not k.still_in(15)
+    assert not k.still_in(10)
+    assert not k.still_in(15)
     assert pairs(k, 3) == [(1, 3), (2, 4), (5, 7), (6, 8), (9, 11), (12, 14), (13, 16), (17, 19)]
     for a, b, w in WEEKLY_RESULTS[19:27]:
         play(k, a, b, w)
@@ -143,7 +145,8 @@ def test_4_6_weekly_bracket_19_players_pudari3() -> None:
     assert pairs(k, 5)[0] == (19, 3)  # then 19 takes 19-3
     for a, b, w in WEEKLY_RESULTS[31:]:
         play(k, a, b, w)
-    assert k.finished and k.winner() == 19
+    assert k.finished
+    assert k.winner() == 19
     assert [g.pair() for g in k.games if g.player2] == [(a, b) for a, b, _ in WEEKLY_RESULTS]
 
 
@@ -231,7 +234,8 @@ def test_12_6_knockout_by_personal_round() -> None:
         play(k, a, b, w)
     play(k, 5, 1, 1)
     assert k.still_in(5)  # by game round (2) he would be out
-    assert k.still_in(2) and k.still_in(4)  # their losses were in personal round 1 too
+    assert k.still_in(2)
+    assert k.still_in(4)
 
 
 def test_4_1_correction_deletes_later_unstarted_games_and_searches_again() -> None:
@@ -267,7 +271,8 @@ def test_result_sent_twice_recorded_once() -> None:
     first = k.record(g.number, "60", "12")
     n = len(k.games)
     assert k.record(g.number, "60", "12") == []
-    assert len(k.games) == n and first
+    assert len(k.games) == n
+    assert first
 
 
 def test_4_3_pair_by_hand_records_the_reason() -> None:
@@ -299,7 +304,8 @@ def test_5_cup_spare_places_are_walkovers_not_2_loss_players() -> None:
         play(k, a, b, w)
     cup = [g for g in k.games if g.round >= 3]
     entrants = {x for g in cup for x in g.pair() if x is not None}
-    assert 6 not in entrants and 2 not in entrants  # two losses each
+    assert 6 not in entrants
+    assert 2 not in entrants
     assert entrants == {1, 3, 4, 5}
     while not k.finished:
         g = next(g for g in k.games if g.state in (GameState.READY, GameState.RUNNING))
@@ -336,7 +342,8 @@ def test_7_reading_a_result(p1: str, p2: str, outcome: Outcome) -> None:
 def test_7_bad_score_text_is_a_clear_error() -> None:
     with pytest.raises(CompetitionError) as e:
         read_result("6o", "12")
-    assert e.value.code == "bad_points" and "0–60" in e.value.fi
+    assert e.value.code == "bad_points"
+    assert "0–60" in e.value.fi
 
 
 # -- 8 placings, 10 ranking and prize split --------------------------------------------------------------------
@@ -351,7 +358,8 @@ def weekly_done(mode: PlacingMode) -> Kaavio:
 
 def test_8_placings_shared_places_skip() -> None:
     pl = placings(weekly_done(PlacingMode.POINTS), PlacingMode.POINTS)
-    assert pl[0].number == 19 and pl[0].place == 1
+    assert pl[0].number == 19
+    assert pl[0].place == 1
     places = [p.place for p in pl]
     for i in range(1, len(places)):
         if places[i] != places[i - 1]:
@@ -380,7 +388,10 @@ def test_10_round_up_steps() -> None:
 
 def test_10_prize_split() -> None:
     amounts = prize_split(200, [1, 2, 3, 4])
-    assert sum(amounts) == 200 and len(amounts) == 3
+    assert sum(amounts) == 200
+    assert len(amounts) == 3
     assert amounts[0] > amounts[1] > amounts[2] >= 1
     tied = prize_split(200, [1, 2, 3, 3, 5])
-    assert len(tied) == 4 and tied[2] == tied[3] and sum(tied) == 200
+    assert len(tied) == 4
+    assert tied[2] == tied[3]
+    assert sum(tied) == 200

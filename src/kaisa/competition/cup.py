@@ -45,11 +45,15 @@ def tiebreak(seed: int, number: int) -> float:
 
 
 def cup_ranking(k: Kaavio) -> list[int]:
-    """Players with at most 1 loss after round 2, best first."""
-    alive = [p.number for p in k.players if k.losses(p.number) <= 1]
+    """Players with at most 1 loss after round 2, best first, from the games of rounds 1-2 only (so the
+    ranking, and the places filled from it, stay fixed while the cup is played)."""
+    from kaisa.competition.kaavio import Kaavio as _Kaavio
+
+    first = _Kaavio(k.settings, k.players, [g for g in k.games if g.round <= 2], k.drawn, k.draw_seed)
+    alive = [p.number for p in k.players if first.losses(p.number) <= 1]
     return sorted(
         alive,
-        key=lambda n: -(k.wins(n) * 100000 + k.points_total(n) + tiebreak(k.draw_seed, n)),
+        key=lambda n: -(first.wins(n) * 100000 + first.points_total(n) + tiebreak(k.draw_seed, n)),
     )
 
 

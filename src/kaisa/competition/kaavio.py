@@ -367,6 +367,12 @@ class Kaavio:
             and h.player2 is not None
             and (h.involves(g.player1) or (g.player2 is not None and h.involves(g.player2)))
         ]
+        if self.settings.kind == KaavioType.CUP and g.round <= 2 and any(h.round >= 3 for h in self.games):
+            raise CompetitionError(
+                "cup_drawn",
+                f"Pelin {number} tulosta ei voi enää korjata: cup on jo arvottu kahden kierroksen tuloksista.",
+                f"Game {number}'s result can no longer be corrected: the cup has been drawn from rounds 1-2.",
+            )
         if later:
             raise CompetitionError(
                 "locked",

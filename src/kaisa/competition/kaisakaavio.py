@@ -54,6 +54,8 @@ _KNOWN = {
     "Osallistujat",
     "Pelit",
     "ArvontaSiemen",
+    "KaisaPoydat",
+    "KaisaOsallistumisMaksu",
 }
 
 
@@ -99,7 +101,9 @@ def from_xml(data: str | bytes) -> Kaavio:
         target=_int(text.get("TavoitePistemaara"), 60),
         placing=placing,
         seeding=seeding,
-        max_players=max(128, _int(text.get("PelaajiaEnintaan"), 128)),
+        max_players=_int(text.get("PelaajiaEnintaan"), 128),
+        tables=tuple(t for t in text.get("KaisaPoydat", "").split(",") if t),
+        entry_fee=_int(text.get("KaisaOsallistumisMaksu")),
         extra=extra,
     )
     players = []
@@ -173,6 +177,9 @@ def to_xml(k: Kaavio) -> str:
     el("Sijoittaminen", _SEEDING[s.seeding])
     el("PelaajiaEnintaan", str(s.max_players))
     el("ArvontaSiemen", str(k.draw_seed))
+    # this project's own fields; KaisaKaavio's XmlSerializer skips elements it does not know
+    el("KaisaPoydat", ",".join(s.tables))
+    el("KaisaOsallistumisMaksu", _num(s.entry_fee))
     for key, value in s.extra.items():
         el(key, value)
     osallistujat = ET.SubElement(root, "Osallistujat")
