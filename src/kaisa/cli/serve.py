@@ -153,13 +153,13 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str) -> 
     what = "the marker's page" if page == "/club" else "the table"
 
     def load() -> Any:
-        from kaisa.physics import kernels_cached, warm_up
+        from kaisa.session import physics_ready, warm_up_physics
         from kaisa.web import create_app
 
         app = create_app(store)
-        if not kernels_cached():
+        if not physics_ready():
             console.print("[dim]Compiling the physics engine's kernels (first run only, about 25 s)...[/]")
-        warm_up()
+        warm_up_physics()
         return app
 
     from kaisa.web.security import HostGuard
