@@ -20,6 +20,7 @@ app = typer.Typer(
     help="Kaisa, the Finnish five-ball billiards game: simulate, referee and play.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # help texts are plain: '{"balls": {"W1": [x, y]}}' shows as written
 )
 bench_app = typer.Typer(
     help="Benchmarks that print speed ratios against a baseline measured side by side; without a name, all the "
@@ -66,10 +67,27 @@ def main() -> None:
     and exit status 2, never a traceback (the commands catch what they expect; this catches the rest)."""
     import sys
 
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError  # Typer's own click
+
     from kaisa.errors import KaisaError
 
     try:
-        app()
+        code = app(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
+    except NoArgsIsHelpError as exc:
+        console.print(exc.ctx.get_help() if exc.ctx is not None else "kaisa --help", markup=False)
+        sys.exit(0)
+    except UsageError as exc:  # a wrong option or argument: one line, and where the help is
+        command = exc.ctx.command_path if exc.ctx is not None else "kaisa"
+        message = " ".join(exc.format_message().split())
+        sys.stderr.write(f"error: {message} (see {command} --help)\n")
+        sys.exit(2)
+    except ClickException as exc:
+        sys.stderr.write(f"error: {' '.join(exc.format_message().split())}\n")
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
     except KaisaError as exc:
         from kaisa.cli.common import fail
 

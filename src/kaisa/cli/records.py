@@ -120,6 +120,7 @@ def stats_command(
 matches_app = typer.Typer(
     help="The stored matches: list them, show one, export one to the match notation, delete one.",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 
 
