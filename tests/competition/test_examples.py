@@ -174,10 +174,11 @@ def test_4_3_look_ahead_18_players() -> None:
     made = []
     for _ in range(4):
         new = search(players, games, 999)
-        for p in new:
+        for pair in new:
             # each new game is played at once, the searcher winning
-            games.append(SGame(p.player1, p.player2, p.round1, p.round2, p.round, True, frozenset({p.player2})))
-            made.append((p.player1, p.player2))
+            a, b = pair.player1, pair.player2
+            games.append(SGame(a, b, pair.round1, pair.round2, pair.round, True, frozenset({b})))
+            made.append((a, b))
     assert made[0] == (13, 1)
     assert made[:3] == [(13, 1), (14, 3), (16, 17)]
 
@@ -208,7 +209,7 @@ def test_4_5_tuplakaavio_final_replayed_when_unbeaten_loses() -> None:
         g = next(g for g in k.games if g.state in (GameState.READY, GameState.RUNNING))
         assert g.player2 is not None
         # the unbeaten player 1 loses every game from now on
-        w = g.player2 if g.player1 == 1 else g.player1 if g.player2 == 1 else min(g.pair())  # type: ignore[type-var]
+        w = g.player2 if g.player1 == 1 else g.player1 if g.player2 == 1 else min(g.player1, g.player2)
         play(k, g.player1, g.player2, w)
     assert [x for x in k.numbers() if k.losses(x) < 2] == [k.winner()]
     assert all(k.losses(x) == 2 for x in k.numbers() if x != k.winner())

@@ -50,7 +50,8 @@ def rematch_was_avoidable(k: Kaavio) -> int:
     n = 0
     played = [g for g in k.games if g.player2 is not None]
     for g in played[:-1]:
-        key = frozenset(g.pair())  # type: ignore[arg-type]
+        assert g.player2 is not None
+        key = frozenset((g.player1, g.player2))
         n += met[key] > 0
         met[key] += 1
     return n

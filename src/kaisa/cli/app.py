@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli import advise, bench, dataset, match, records, rule, serve, simulate, tournament
+from kaisa.cli import advise, bench, dataset, kaavio, match, records, rule, serve, simulate, tournament
 from kaisa.cli.common import console
 
 app = typer.Typer(
@@ -52,6 +52,7 @@ app.command("club")(serve.club_command)
 app.command("demo")(simulate.demo_command)
 app.command("table")(simulate.table_command)
 app.command("tournament")(tournament.tournament_command)
+app.add_typer(kaavio.app, name="kaavio")
 app.command("dataset")(dataset.dataset_command)
 
 bench_app.command("physics")(bench.bench_physics)
@@ -59,6 +60,7 @@ bench_app.command("referee")(bench.bench_referee)
 bench_app.command("web")(bench.bench_web)
 bench_app.command("env")(bench.bench_env)
 bench_app.command("ai")(bench.bench_ai)
+bench_app.command("kaavio")(kaavio.bench_kaavio)
 bench_app.command("records")(records.bench_records_command)
 
 

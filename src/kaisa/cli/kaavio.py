@@ -1,0 +1,223 @@
+"""``kaisa kaavio``: run a competition (kaavio) from the command line, on a JSON file.
+
+kaisa kaavio new kisa.json --name "Viikkokisa" --type Pudari3Kierros --tables 1,2,3
+kaisa kaavio add kisa.json "Virtanen Matti" --club PVK
+kaisa kaavio draw kisa.json --seed 7
+kaisa kaavio start kisa.json 3 --table 2
+kaisa kaavio result kisa.json 3 60 41
+kaisa kaavio show kisa.json
+kaisa kaavio placings kisa.json
+kaisa kaavio export kisa.json kisa.xml   /   kaisa kaavio import kisa.xml kisa.json
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kaisa.cli.common import console, fail, read_json, read_text
+
+app = typer.Typer(help="Competitions: the Finnish double-elimination draw (kaavio).", no_args_is_help=True)
+
+FileArg = Annotated[Path, typer.Argument(help="The competition's JSON file.")]
+
+
+def _load(path: Path):  # type: ignore[no-untyped-def]
+    from kaisa.competition import CompetitionError, Kaavio
+    from kaisa.errors import KaisaError
+
+    data = read_json(path, "competition")
+    try:
+        return Kaavio.from_json(data)
+    except (KeyError, TypeError, ValueError, KaisaError, CompetitionError) as exc:
+        fail(f"the competition file {path} is not a kaavio: {exc}")
+
+
+def _save(path: Path, k: object) -> None:
+    """Write atomically: nothing stored is half-written."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(k.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")  # type: ignore[attr-defined]
+    os.replace(tmp, path)
+
+
+def _guard(fn):  # type: ignore[no-untyped-def]
+    from kaisa.competition import CompetitionError
+
+    try:
+        return fn()
+    except CompetitionError as exc:
+        fail(f"{exc.en} [{exc.code}]")
+
+
+@app.command("new")
+def new(
+    path: FileArg,
+    name: Annotated[str, typer.Option("--name", help="The competition's name.")],
+    kind: Annotated[
+        str, typer.Option("--type", help="TuplaKaavio, Pudari2Kierros..Pudari6Kierros, KaksiKierrostaJaCup.")
+    ] = "TuplaKaavio",
+    date: Annotated[str, typer.Option("--date", help="YYYY-MM-DD.")] = "",
+    club: Annotated[str, typer.Option("--club")] = "",
+    tables: Annotated[str, typer.Option("--tables", help="Table numbers, comma separated.")] = "1",
+    target: Annotated[int, typer.Option("--target", min=1, max=200)] = 60,
+    placing: Annotated[str, typer.Option("--placing", help="points, finalists, top3, cup.")] = "points",
+    seeding: Annotated[str, typer.Option("--seeding", help="none, 8, 24.")] = "none",
+) -> None:
+    """Create a competition file."""
+    from kaisa.competition import Kaavio, KaavioType, PlacingMode, Seeding, Settings
+
+    if path.exists():
+        fail(f"{path} already exists; choose another file name")
+    try:
+        settings = Settings(
+            name=name,
+            date=date,
+            club=club,
+            kind=KaavioType(kind),
+            target=target,
+            placing=PlacingMode(placing),
+            seeding=Seeding(seeding),
+            tables=tuple(t.strip() for t in tables.split(",") if t.strip()),
+        )
+    except ValueError as exc:
+        fail(
+            f"{exc}; types: {', '.join(t.value for t in KaavioType)}; placings: points, finalists, top3, cup; "
+            "seeding: none, 8, 24"
+        )
+    _save(path, Kaavio(settings))
+    console.print(f"created {path}")
+
+
+@app.command("add")
+def add(
+    path: FileArg,
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    club: Annotated[str, typer.Option("--club")] = "",
+    seed: Annotated[int, typer.Option("--seed", min=0, max=24, help="Seed number (0 = unseeded).")] = 0,
+) -> None:
+    """Register a player (late entries until a round-2 game starts)."""
+    k = _load(path)
+    p = _guard(lambda: k.add_player(name, club, seed))
+    _save(path, k)
+    console.print(f"{p.name} registered" + (f" as number {p.number}" if p.number else ""))
+
+
+@app.command("draw")
+def draw(path: FileArg, seed: Annotated[int | None, typer.Option("--seed", help="Seed of the draw.")] = None) -> None:
+    """Draw numbers and make rounds 1 and 2."""
+    k = _load(path)
+    _guard(lambda: k.draw(seed))
+    _save(path, k)
+    console.print(f"drawn with seed {k.draw_seed}: {len(k.games)} games")
+    _show(k)
+
+
+@app.command("start")
+def start(path: FileArg, game: int, table: Annotated[str, typer.Option("--table")] = "") -> None:
+    """Start a ready game on a table (the first free one if none is given)."""
+    k = _load(path)
+    g = _guard(lambda: k.start(game, table))
+    _save(path, k)
+    console.print(f"game {g.number} started on table {g.table or '-'}")
+
+
+@app.command("result")
+def result(
+    path: FileArg,
+    game: int,
+    points1: str,
+    points2: str,
+    innings: Annotated[int, typer.Option("--innings", min=0)] = 0,
+) -> None:
+    """Record (or correct) a game's result; the search runs and its new games are listed."""
+    k = _load(path)
+    added = _guard(lambda: k.record(game, points1, points2, innings=innings))
+    _save(path, k)
+    for g in added:
+        console.print(f"new game {g.number}: {k.player(g.player1).name} - {k.player(g.player2).name} (round {g.round})")
+    if k.finished:
+        console.print(f"the competition is over; winner {k.player(k.winner()).name}")
+
+
+@app.command("pair")
+def pair(path: FileArg, a: int, b: int, reason: Annotated[str, typer.Option("--reason")]) -> None:
+    """Pair two players by hand (hae käsin), with the reason recorded."""
+    k = _load(path)
+    g = _guard(lambda: k.pair_by_hand(a, b, reason))
+    _save(path, k)
+    console.print(f"game {g.number} made by hand")
+
+
+def _show(k) -> None:  # type: ignore[no-untyped-def]
+    t = Table(title=f"{k.settings.name} ({k.settings.kind.label('en')})")
+    for c in ("#", "round", "player 1", "", "", "player 2", "state", "table"):
+        t.add_column(c)
+    for g in k.games:
+        n2 = k.player(g.player2).name if g.player2 is not None else "w.o."
+        t.add_row(
+            str(g.number), str(g.round), k.player(g.player1).name, g.points1, g.points2, n2, g.state.value, g.table
+        )
+    console.print(t)
+    out = [p.name for p in k.players if not k.still_in(p.number)]
+    if out:
+        console.print("out: " + ", ".join(out))
+
+
+@app.command("show")
+def show(path: FileArg) -> None:
+    """The bracket in the terminal."""
+    _show(_load(path))
+
+
+@app.command("placings")
+def placings_cmd(path: FileArg) -> None:
+    """Placings and ranking points once the competition has ended."""
+    from kaisa.competition.placings import placings, ranking_points
+
+    k = _load(path)
+    if not k.finished:
+        fail("the competition has not ended yet; placings are given when one player is left")
+    pts = ranking_points(k)
+    t = Table(title="Placings")
+    for c in ("place", "player", "wins", "points", "ranking"):
+        t.add_column(c)
+    for p in placings(k):
+        t.add_row(str(p.place), p.name, str(p.wins), str(p.points), str(pts[p.number]))
+    console.print(t)
+
+
+@app.command("export")
+def export(path: FileArg, out: Annotated[Path, typer.Argument(help="KaisaKaavio XML file to write.")]) -> None:
+    """Write the competition as a KaisaKaavio 1.0 file."""
+    from kaisa.competition.kaisakaavio import to_xml
+
+    out.write_text(to_xml(_load(path)), encoding="utf-8")
+    console.print(f"wrote {out}")
+
+
+@app.command("import")
+def import_(src: Annotated[Path, typer.Argument(help="KaisaKaavio XML file.")], path: FileArg) -> None:
+    """Read a KaisaKaavio 1.0 file into a competition file."""
+    from kaisa.competition.kaisakaavio import from_xml
+
+    if path.exists():
+        fail(f"{path} already exists; choose another file name")
+    k = _guard(lambda: from_xml(read_text(src, "KaisaKaavio")))
+    _save(path, k)
+    console.print(f"imported {k.settings.name}: {len(k.players)} players, {len(k.games)} games")
+
+
+def bench_kaavio(
+    players: Annotated[int, typer.Option("--players", min=16, max=128)] = 128,
+    samples: Annotated[int, typer.Option("--samples", min=1, max=200)] = 20,
+    seed: Annotated[int, typer.Option("--seed")] = 2024,
+) -> None:
+    """The search after a result with 8 unfinished games: median and worst, against a one-scenario baseline."""
+    from kaisa.bench.kaavio import kaavio_benchmark, print_kaavio_report
+
+    print_kaavio_report(kaavio_benchmark(players, samples, seed, console), console)
