@@ -51,6 +51,21 @@ def ensure_environment() -> None:
     env = dict(os.environ, UV_PROJECT_ENVIRONMENT=str(VENV), VIRTUAL_ENV=str(VENV))
     # --inexact keeps pip and uv themselves in the environment
     run(uv, "sync", "--frozen", "--inexact", "--quiet", "--python", python, env=env)
+    compile_kernels(python)
+
+
+WARM_UP = (
+    "from kaisa.physics import kernels_cached, warm_up\n"
+    "if not kernels_cached():\n"
+    "    print('compiling the physics engine kernels (once per environment, about a minute)...', flush=True)\n"
+    "    warm_up()\n"
+    "    print('kernels compiled and cached: the first command starts warm', flush=True)\n"
+)
+
+
+def compile_kernels(python: Path) -> None:
+    """Compile and cache the physics kernels at set-up, so the first real command does not wait for numba."""
+    run(python, "-c", WARM_UP)
 
 
 def main(argv: list[str]) -> None:

@@ -83,10 +83,14 @@ def ensure_physics_ready(quiet: bool = False) -> None:
 
     if kernels_cached():
         return
-    if quiet:
+    if quiet:  # --json, --csv: stdout stays the document, but stderr still says why nothing happens for a while
+        err_console.print(
+            "compiling the physics engine's kernels (first run only, about a minute; cached afterwards)...",
+            markup=False,
+        )
         warm_up()
         return
     with err_console.status(
-        "Compiling the physics engine's kernels (first run only, about 25 s; cached afterwards)...", spinner="dots"
+        "Compiling the physics engine's kernels (first run only, about a minute; cached afterwards)...", spinner="dots"
     ):
         warm_up()
