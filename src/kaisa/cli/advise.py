@@ -22,7 +22,7 @@ def advise_command(
         Path | None, typer.Option("--state", help="Game state JSON (default: W1 at the table, 0-0).")
     ] = None,
     level: Annotated[str, typer.Option("--level", help="Search level: beginner, club or master.")] = "master",
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the noisy evaluation.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the noisy evaluation.", min=0, max=2**63 - 1)] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The best calls in a position with their pot probability, expected points and foul risk."""

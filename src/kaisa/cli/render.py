@@ -145,6 +145,22 @@ def print_advice(
             f"{100 * e.p_win:.0f}%", f"{e.position_value:+.2f}", f"{e.score:+.2f}",
         )  # fmt: skip
     console.print(table)
+    strokes = Table(title="How to play them", title_justify="left", box=box.SIMPLE_HEAD)
+    for col in ("call", "speed", "direction", "side", "follow", "elevation", "from hand at"):
+        strokes.add_column(col, justify="left" if col == "call" else "right", no_wrap=True)
+    for e in ranked:
+        s = e.stroke
+        strokes.add_row(
+            Text("(safety)" if e.call is None else format_call(e.call)), f"{s.speed:.2f} m/s", f"{s.direction:.2f}°",
+            f"{s.side:+.2f}", f"{s.follow:+.2f}", f"{s.elevation:.0f}°",
+            "" if s.place is None else f"{s.place[0]:.3f}, {s.place[1]:.3f}",
+        )  # fmt: skip
+    console.print(strokes)
+    console.print(
+        "direction: degrees from +x (90 = towards the foot); side and follow: the tip's offset in ball radii "
+        "(+ right / above centre, - left / draw)",
+        style="dim",
+    )
     console.print(
         "leave: the expected points of the next shot, ours (+) if the turn goes on, the opponent's (-) if it"
         f" passes; score = points + {position_weight:g} x leave + {win_value:g} x win"
