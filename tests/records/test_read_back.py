@@ -233,3 +233,20 @@ def test_csv_cells_cannot_become_formulas() -> None:
     assert lines[1].startswith("\"'=HYPERLINK(")
     assert lines[2].startswith("'-1+1")
     assert lines[3].startswith("Aino")
+
+
+def test_statistics_from_postgresql_equal_those_of_the_match_played(played: Match) -> None:
+    """The projection is per dialect (json_extract on SQLite, json_build_array on PostgreSQL): both are real."""
+    from tests.postgres_server import start_server
+
+    server = start_server()
+    try:
+        with open_store(server.create_database()) as pg:
+            match_id = pg.import_match(played)
+            pg.copy_match(match_id, 2)
+            stats = list(stored_stats(pg))
+            assert [s.to_json() for s in stats] == [
+                match_stats(played, event=f"match {i}").to_json() for i in (match_id, match_id + 1, match_id + 2)
+            ]
+    finally:
+        server.stop()
