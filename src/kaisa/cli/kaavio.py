@@ -14,20 +14,26 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.table import Table
 
 from kaisa.cli.common import console, fail, read_json, read_text
 
+if TYPE_CHECKING:
+    from kaisa.competition import Kaavio
+
+T = TypeVar("T")
+
 app = typer.Typer(help="Competitions: the Finnish double-elimination draw (kaavio).", no_args_is_help=True)
 
 FileArg = Annotated[Path, typer.Argument(help="The competition's JSON file.")]
 
 
-def _load(path: Path):  # type: ignore[no-untyped-def]
+def _load(path: Path) -> Kaavio:
     from kaisa.competition import CompetitionError, Kaavio
     from kaisa.errors import KaisaError
 
@@ -38,14 +44,14 @@ def _load(path: Path):  # type: ignore[no-untyped-def]
         fail(f"the competition file {path} is not a kaavio: {exc}")
 
 
-def _save(path: Path, k: object) -> None:
+def _save(path: Path, k: Kaavio) -> None:
     """Write atomically: nothing stored is half-written."""
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(k.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")  # type: ignore[attr-defined]
+    tmp.write_text(json.dumps(k.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(tmp, path)
 
 
-def _guard(fn):  # type: ignore[no-untyped-def]
+def _guard(fn: Callable[[], T]) -> T:
     from kaisa.competition import CompetitionError
 
     try:
@@ -139,9 +145,11 @@ def result(
     added = _guard(lambda: k.record(game, points1, points2, innings=innings))
     _save(path, k)
     for g in added:
-        console.print(f"new game {g.number}: {k.player(g.player1).name} - {k.player(g.player2).name} (round {g.round})")
-    if k.finished:
-        console.print(f"the competition is over; winner {k.player(k.winner()).name}")
+        other = k.player(g.player2).name if g.player2 is not None else "w.o."
+        console.print(f"new game {g.number}: {k.player(g.player1).name} - {other} (round {g.round})")
+    winner = k.winner()
+    if winner is not None:
+        console.print(f"the competition is over; winner {k.player(winner).name}")
 
 
 @app.command("pair")
@@ -153,7 +161,7 @@ def pair(path: FileArg, a: int, b: int, reason: Annotated[str, typer.Option("--r
     console.print(f"game {g.number} made by hand")
 
 
-def _show(k) -> None:  # type: ignore[no-untyped-def]
+def _show(k: Kaavio) -> None:
     t = Table(title=f"{k.settings.name} ({k.settings.kind.label('en')})")
     for c in ("#", "round", "player 1", "", "", "player 2", "state", "table"):
         t.add_column(c)
