@@ -346,10 +346,11 @@ class _Judgement:
                 self.new_in_hand.add(b)
                 if b != self.shooter:
                     self.notes.append(C["4"].item("white_in_hand", ball=ball(b).text))
-        final = f.final
+        # plain dicts until the end: a Position checks its points, once is enough
+        final = dict(f.final.items())
         if f.swapped_by_referee and BallId.W1 in final and BallId.W2 in final:
-            final = final.with_ball(BallId.W1, final[BallId.W2]).with_ball(BallId.W2, final[BallId.W1])
-        on_table = Position({b: p for b, p in final.items() if b not in down})
+            final[BallId.W1], final[BallId.W2] = final[BallId.W2], final[BallId.W1]
+        on_table = {b: p for b, p in final.items() if b not in down}
         respots: dict[BallId, Point] = {}
         kaisa_flag = self.state.kaisa_off_centre and not f.kaisa_touched
         # 4: a waiting kaisa goes back first, so that a red to be spotted (4.1) finds the spot it left
@@ -358,7 +359,7 @@ class _Judgement:
             if spec.spot_is_free(SpotId.CENTRE, others):
                 centre = spec.spots[SpotId.CENTRE]
                 respots[BallId.K] = centre
-                on_table = on_table.with_ball(BallId.K, centre)
+                on_table[BallId.K] = centre
                 kaisa_flag = False
                 self.notes.append(C["4"].item("kaisa_back"))
         placed = respot([b for b in down if not b.is_white], on_table, spec)
@@ -368,10 +369,8 @@ class _Judgement:
             self.notes.append(C[clause].item("spotted", ball=ball(b).text, spot=SPOT_NAMES[spot]))
             if b.is_kaisa:
                 kaisa_flag = spot is not SpotId.CENTRE
-        position = Position({**on_table, **respots})
-        for b in self.new_in_hand:
-            if b in position:
-                position = position.without(b)
+        balls = {**on_table, **respots}
+        position = Position({b: p for b, p in balls.items() if b not in self.new_in_hand})
         return position, respots, kaisa_flag
 
     def rule(self) -> Ruling:

@@ -400,7 +400,6 @@ class StrokeLog:
             _check_apart(final, "where the log leaves the balls", spec)
         return cls(strikes[0].ball, start, tuple(events), final)
 
-
     @classmethod
     def from_json(cls, position: Position, data: object, *, spec: TableSpec = OFFICIAL) -> StrokeLog:
         """An event log as JSON, ruled from ``position``: a list of events, or an object with ``events`` (a
@@ -539,7 +538,6 @@ def observe(
                 nakki.add(c.other)
 
     frozen_pairs = _frozen_pairs(start, spec, options.frozen_gap)
-    frozen_cushion = {b for b, p in start.items() if spec.cushion_gap(p) < options.frozen_gap}
 
     called: CalledPotFacts | None = None
     if call is not None:
@@ -552,6 +550,12 @@ def observe(
             None,
         )
         if drop is not None:
+            # only the called ball (7g) and the kara or kiss ball (7h) matter: measure just those
+            frozen_cushion = {
+                b
+                for b in (call.ball, call.via)
+                if b is not None and b in start and spec.cushion_gap(start[b]) < options.frozen_gap
+            }
             reader = _RouteReader(call, cue, lines, drop)
             reader.read()
             problems = tuple(reader.problems)

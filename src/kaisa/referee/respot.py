@@ -9,7 +9,7 @@ Whites are never spotted: their owners play from hand (4a, 5).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from kaisa.model import BallId, Position
 from kaisa.table import CONTACT_TOLERANCE, OFFICIAL, Point, SpotId, TableSpec
@@ -23,7 +23,7 @@ def spot_order(ball: BallId) -> tuple[SpotId, ...]:
 
 
 def respot(
-    balls: Iterable[BallId], on_table: Position, spec: TableSpec = OFFICIAL
+    balls: Iterable[BallId], on_table: Position | Mapping[BallId, Point], spec: TableSpec = OFFICIAL
 ) -> dict[BallId, tuple[SpotId | None, Point]]:
     """Where each of ``balls`` (object balls to put back) goes, given the balls ``on_table``.
 
