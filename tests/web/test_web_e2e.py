@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from kaisa.records.storage import open_store
 from kaisa.web import create_app
@@ -507,6 +508,8 @@ def test_clock_final_innings_and_shootout(live: LiveServer, page: Page) -> None:
     page.reload()
     expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "shootout-lag")
     expect(page.get_by_test_id("table")).to_have_attribute("data-balls", "W1,W2")  # the lag on an empty table
+    page.get_by_test_id("lag-active-0").click()
+    page.get_by_test_id("speed").fill("1.41")  # each lag as its player sets it (the defaults differ a little)
     page.get_by_test_id("lag-active-1").click()
     page.get_by_test_id("speed").fill("1.3")
     frames = anim_count(page)
@@ -779,6 +782,22 @@ def doc_shot(page: Page, name: str) -> None:
     screenshot(page, name)
 
 
+def press_if_ready(page: Page, test_id: str) -> bool:
+    """Click the button if it is on the screen and enabled now (it may go while the computer plays)."""
+    ready = page.evaluate(
+        "id => { const b = document.querySelector(`[data-testid=${id}]`);"
+        " return Boolean(b && !b.disabled && b.offsetParent !== null); }",
+        test_id,
+    )
+    if not ready:
+        return False
+    try:
+        page.get_by_test_id(test_id).click(timeout=2000)
+    except PlaywrightError:
+        return False
+    return True
+
+
 def play_to_the_summary(page: Page, lang: str, shots: str | None = None) -> None:
     """Play the person's side as a beginner would (the lag as set, the break and every later stroke as safeties
     without a call, Space to shoot) until the match ends and its summary opens."""
@@ -787,13 +806,7 @@ def play_to_the_summary(page: Page, lang: str, shots: str | None = None) -> None
     while time.monotonic() < deadline:
         if page.get_by_test_id("summary").is_visible():
             return
-        choose = page.get_by_test_id("choose-W1")
-        if choose.is_visible() and choose.is_enabled():
-            choose.click()
-            continue
-        place = page.get_by_test_id("place-w2")
-        if place.is_visible() and place.is_enabled():
-            place.click()
+        if press_if_ready(page, "choose-W1") or press_if_ready(page, "place-w2"):
             continue
         shoot = page.get_by_test_id("shoot")
         if shoot.is_visible() and shoot.is_enabled() and page.get_by_test_id("prompt").inner_text():

@@ -1593,8 +1593,16 @@ class StudyMode {
     $("prompt").textContent = t("study.advising");
     $("advise").dataset.state = "working";
     try {
-      const list = await api.advise({ position: { balls: this.position }, state: { shooter: this.shooter }, level: $("advise-level").value, limit: 5 });
+      const answer = await api.advise({ position: { balls: this.position }, state: { shooter: this.shooter }, level: $("advise-level").value, limit: 8 });
       if (!this.alive()) return;
+      // the same call at two speeds is one call to a player: keep its best (the advisor lists best first)
+      const seen = new Set();
+      const list = answer.filter((a) => {
+        const key = a.call ?? "";
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      }).slice(0, 5);
       this.advice = list.map((a) => {
         const tokens = (a.call || "").split(/\s+/);
         return { ...a, ball: a.call ? calledBall(a.call) : null, pocket: a.call ? tokens[tokens.length - 1] : null };

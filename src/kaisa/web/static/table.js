@@ -715,8 +715,24 @@ export class TableView {
     const text = `${index + 1}: ${Math.round(advice.p_pot * 100)}% · ${advice.expected_points.toFixed(1)}`;
     ctx.font = `bold ${Math.max(10, Math.round(this.scale * 0.05))}px system-ui, sans-serif`;
     const w = ctx.measureText(text).width + 8;
-    const bx = x + 10;
-    const by = y - 12 + index * 20;
+    // the first place near its ball where the label covers no ball and no other label
+    if (index === 0) this._labelBoxes = [];
+    const cssW = this.canvas.width / this.dpr;
+    const cssH = this.canvas.height / this.dpr;
+    const ballR = this.geo.R * this.scale + 2;
+    const balls = Object.values(this.balls).filter(Boolean).map((p) => this.toPx(p));
+    const overlaps = (bx, by) =>
+      bx < 0 || by - 9 < 0 || bx + w > cssW || by + 9 > cssH ||
+      this._labelBoxes.some((b) => bx < b.x + b.w && bx + w > b.x && by - 9 < b.y + 9 && by + 9 > b.y - 9) ||
+      balls.some(([px, py]) => px + ballR > bx && px - ballR < bx + w && py + ballR > by - 9 && py - ballR < by + 9);
+    const candidates = [];
+    for (const d of [14, 34, 56, 80]) {
+      candidates.push([x + d, y], [x - d - w, y], [x - w / 2, y - d], [x - w / 2, y + d], [x + d, y - d], [x - d - w, y + d]);
+    }
+    let [bx, by] = candidates.find(([cx, cy]) => !overlaps(cx, cy)) || [x + 10, y - 12 + index * 20];
+    bx = Math.max(0, Math.min(cssW - w, bx));
+    by = Math.max(9, Math.min(cssH - 9, by));
+    this._labelBoxes.push({ x: bx, y: by, w });
     ctx.fillStyle = "rgba(0,0,0,0.7)";
     ctx.fillRect(bx, by - 9, w, 18);
     ctx.fillStyle = colour;
