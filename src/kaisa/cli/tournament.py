@@ -33,7 +33,6 @@ def tournament_command(
     ] = None,
 ) -> None:
     """A round robin between computer players: every match stored, players rated (Bradley-Terry, Elo scale)."""
-    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from kaisa.records.storage import StorageError, open_store
@@ -58,16 +57,16 @@ def tournament_command(
             if address is not None:
                 check_address(address)
     except TournamentError as exc:
-        fail(escape(str(exc)))
+        fail(str(exc))
     if out is not None:
         try:
             out.mkdir(parents=True, exist_ok=True)  # before the games, not after them
         except OSError as exc:
-            fail(escape(f"--out {out}: cannot make the results directory: {exc.strerror or exc}"))
+            fail(f"--out {out}: cannot make the results directory: {exc.strerror or exc}")
     try:
         store = open_store(db)
     except StorageError as exc:
-        fail(escape(str(exc)))
+        fail(str(exc))
     ensure_physics_ready()
     if backend == "ray":
         where = f"the Ray cluster at {address}" if address else "a local Ray instance (about 10 s)"
@@ -93,12 +92,12 @@ def tournament_command(
             )  # fmt: skip
     except (TournamentError, StorageError) as exc:
         progress.stop()
-        fail(escape(str(exc)))
+        fail(str(exc))
     progress.stop()
     print_tournament(result, console)
     if out is not None:
         try:
             paths = write_outputs(result, out)
         except OSError as exc:
-            fail(escape(f"cannot write the results into {out}: {exc.strerror or exc}"))
+            fail(f"cannot write the results into {out}: {exc.strerror or exc}")
         console.print(f"[dim]results written to {out}: {', '.join(p.name for p in paths)}[/]")
