@@ -28,7 +28,7 @@ CAREFUL_PLAYERS = 7
 #: [?] Most look-ahead positions per searcher in fast mode. KaisaKaavio's look-ahead has no bound and is
 #: exponential when the rest of a round cannot be paired; past this many positions the candidate that passed
 #: checks a)-c) is taken. The 12 replayable recorded brackets never reach it.
-LOOK_AHEAD_BUDGET = 5000
+LOOK_AHEAD_BUDGET = 400
 CAP = 1023  # game counts 2 or more apart: the cap, and a fail
 REMATCH = 100
 THIRD_MEETING = 500
