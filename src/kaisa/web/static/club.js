@@ -826,6 +826,10 @@ class MatchPage {
   showRuling() {
     const box = $("ruling");
     if (!box || !box.childElementCount) return;
+    // below the top bar, which stays on screen
+    const bar = document.querySelector(".topbar");
+    const covered = bar && getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0;
+    box.style.scrollMarginTop = `${covered + 8}px`;
     box.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
@@ -921,6 +925,8 @@ class MatchPage {
       return;
     }
     this.breakRun = { ball, start: Date.now() };
+    // the clock's limit grows with the break as it runs (the server is told too, for the scoreboard)
+    this.view = { ...this.view, break_running: { cue_ball: ball, since: new Date(Date.now() - this.skew).toISOString() } };
     this.render();
     // the scoreboard shows the break while it runs (the break is recorded with its length when it ends)
     fetch(`/api/club/matches/${this.id}/break-start`, {
