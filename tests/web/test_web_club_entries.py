@@ -28,7 +28,7 @@ from kaisa.web import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-POT_K = {"call": "K FL", "marks": {"pots": [["K", "FL"]], "first_contact": "K"}}
+POT_K: dict[str, Any] = {"call": "K FL", "marks": {"pots": [["K", "FL"]], "first_contact": "K"}}
 
 
 @pytest.fixture
@@ -67,9 +67,10 @@ def keyed(token: dict[str, str], key: str) -> dict[str, str]:
 
 def pot(index: int) -> dict[str, Any]:
     """The ``index``-th stroke of a run of kaisa pots from the break (the first from hand)."""
-    body = {"call": POT_K["call"], "marks": dict(POT_K["marks"])}
+    marks: dict[str, Any] = dict(POT_K["marks"])
+    body: dict[str, Any] = {"call": POT_K["call"], "marks": marks}
     if index == 0:
-        body["marks"]["place"] = [0.5, 0.3]
+        marks["place"] = [0.5, 0.3]
     return body
 
 
@@ -251,9 +252,10 @@ def test_7j_restoring_the_balls_after_a_stroke_from_hand_leaves_no_phantom_ball(
             headers=token,
         )
         assert w2.status_code == 200, w2.text
-        back = {"call": None, "marks": {"first_contact": "R1"}}
+        marks: dict[str, Any] = {"first_contact": "R1"}
         if w2.json()["match"]["from_hand"]:
-            back["marks"]["place"] = [0.5, 0.3]
+            marks["place"] = [0.5, 0.3]
+        back = {"call": None, "marks": marks}
         assert client.post(f"/api/club/matches/{match_id}/strokes", json=back, headers=token).status_code == 200
 
 
