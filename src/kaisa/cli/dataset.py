@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -77,7 +76,11 @@ def dataset_command(
         names = " v ".join(result.spec.names)
         progress.update(task, advance=1, description=f"{names}: {strokes} strokes so far")
 
-    command = "kaisa " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
+    words = ["kaisa", "dataset", "--players", ",".join(kinds), "--games", str(games), "--out", str(out)]
+    words += ["--seed", str(seed), "--noise", f"{noise:g}", "--backend", backend]
+    words += ["--address", address] if address else []
+    words += ["--max-actions", str(max_actions)] if max_actions else []
+    command = " ".join(shlex.quote(w) for w in words)  # the command that makes the same rows again
     try:
         written = write_dataset(
             kinds, games, out, seed=seed, noise=noise, backend=backend, workers=workers, address=address,
