@@ -630,17 +630,23 @@ def rule_stroke(
     stroke: Stroke | None = None,
     events: tuple[Event, ...] | None = None,
     final: Position | None = None,
+    log_json: object = None,
 ) -> Ruling:
     """The referee's ruling on one stroke from ``position``: ``stroke`` simulated, or ``events`` as they
-    happened (with the ``final`` position at rest, if known) — ``kaisa rule``."""
+    happened (with the ``final`` position at rest, if known), or ``log_json`` as read from a file (a list of
+    events, or ``kaisa simulate --json`` output, validated against ``position``) — ``kaisa rule``."""
     from kaisa.referee import StrokeLog, judge, observe
 
     game = game or GameState()
     options = options or RuleOptions()
-    if (stroke is None) == (events is None):
+    given = sum(x is not None for x in (stroke, events, log_json))
+    if given != 1:
         raise KaisaError("rule either a stroke (simulated) or an event log (as it happened), not both or neither")
-    log = StrokeLog.of(simulate_stroke(position, stroke)) if stroke is not None else None
-    if log is None:
+    if stroke is not None:
+        log = StrokeLog.of(simulate_stroke(position, stroke))
+    elif log_json is not None:
+        log = StrokeLog.from_json(position, log_json)  # checked: a log that starts elsewhere is refused
+    else:
         assert events is not None
         log = StrokeLog.from_events(position, events, final)
     return judge(observe(log, call, options=options), call, game, options=options)

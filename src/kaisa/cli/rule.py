@@ -31,7 +31,6 @@ def rule_command(
 ) -> None:
     """Rule one stroke by the 2014 rulebook: simulate --stroke, or take --events as they happened."""
     from kaisa.call import parse_call
-    from kaisa.model import events_from_json
     from kaisa.session import GameState, RuleOptions, rule_stroke
 
     if (stroke is None) == (events is None):
@@ -49,9 +48,7 @@ def rule_command(
             ruling = rule_stroke(start, the_call, game, rules, stroke=stk)
         else:
             assert events is not None
-            raw = read_json(events, "events")
-            final = Position.from_json(raw["final"]) if isinstance(raw, dict) and "final" in raw else None
-            ruling = rule_stroke(start, the_call, game, rules, events=events_from_json(raw), final=final)
+            ruling = rule_stroke(start, the_call, game, rules, log_json=read_json(events, "events"))
     except KaisaError as exc:
         fail(str(exc))
     if as_json:
