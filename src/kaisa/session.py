@@ -55,9 +55,9 @@ from kaisa.players import (
 )
 from kaisa.records.storage import AccessDeniedError, MatchInfo, PlayerInfo, Store
 from kaisa.records.storage.store import EntryKey, OpenedMatch, StoredAction
-from kaisa.referee import GameState, LateFall, RuleOptions, Ruling
-from kaisa.referee.opening import w2_corridors
-from kaisa.referee.ruling import RulingItem
+from kaisa.referee import GameState, LateFall, RuleOptions, Ruling, opponent_of
+from kaisa.referee.opening import IllegalPlacementError, check_hand_placement, w2_corridors
+from kaisa.referee.ruling import RulingItem, Text
 from kaisa.table import OFFICIAL, TableSpec
 
 if TYPE_CHECKING:
@@ -805,20 +805,25 @@ __all__ = [
     "ANIMATION_RATE",
     "Aim",
     "GameState",
+    "IllegalPlacementError",
     "LateFall",
     "MatchSession",
     "MatchView",
     "NotYourTurnError",
     "Played",
     "RuleOptions",
+    "Ruling",
     "Sessions",
     "StudyShot",
+    "Text",
     "UnknownActionError",
     "advise",
     "aim",
     "call_prospects",
+    "check_hand_placement",
     "check_position",
     "match_config",
+    "opponent_of",
     "physics_ready",
     "rule_stroke",
     "simulate_stroke",

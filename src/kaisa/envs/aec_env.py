@@ -35,8 +35,7 @@ from kaisa.envs.gym_env import (
 from kaisa.game import Match, MatchState, Shot
 from kaisa.model import BallId
 from kaisa.records.storage import PlayerInfo
-from kaisa.referee import opponent_of
-from kaisa.session import MatchSession
+from kaisa.session import MatchSession, opponent_of
 
 AGENTS = ("W1", "W2")
 

@@ -24,9 +24,7 @@ import numpy as np
 
 from kaisa.call import Call, Konsti, Leg
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED, BallId, Position, Stroke
-from kaisa.referee import opponent_of
-from kaisa.referee.opening import IllegalPlacementError, check_hand_placement
-from kaisa.session import GameState
+from kaisa.session import GameState, IllegalPlacementError, check_hand_placement, opponent_of
 from kaisa.table import OFFICIAL, PocketId, Point, RailId, TableSpec
 
 SLOTS = ("other", BallId.R1, BallId.R2, BallId.K)

@@ -28,8 +28,7 @@ from kaisa.layouts import starting_position
 from kaisa.model import BallId
 from kaisa.players import COMPUTER_KINDS, HUMAN, BaselinePlayer, decide_action, player_kind, seat_noise
 from kaisa.records.storage import PlayerInfo
-from kaisa.referee import Ruling, opponent_of
-from kaisa.session import MatchSession, Played, Sessions
+from kaisa.session import MatchSession, Played, Ruling, Sessions, opponent_of
 
 REWARDS = ("net", "stroke")
 RETRIES = 3

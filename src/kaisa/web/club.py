@@ -42,8 +42,7 @@ from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
 from kaisa.records.storage.store import RepeatedEntryError
-from kaisa.referee.ruling import Text
-from kaisa.session import MatchSession, Played, RuleOptions
+from kaisa.session import MatchSession, Played, RuleOptions, Text
 from kaisa.web import schemas
 from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
