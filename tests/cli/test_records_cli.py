@@ -146,3 +146,19 @@ def test_ctrl_c_saves_the_match_and_says_how_to_resume_it(tmp_path: Path) -> Non
         assert info.status == "playing"
         assert info.actions >= 4
         assert info.players == (PlayerInfo("club 1", "club"), PlayerInfo("club 2", "club"))
+
+
+def test_simulate_and_table_draw_pictures(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    shot, table = tmp_path / "shot.png", tmp_path / "table.png"
+    result = invoke(
+        "simulate", "--position", str(examples / "position.json"), "--stroke", str(examples / "stroke.json"),
+        "--plot", str(shot),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert invoke("table", "--plot", str(table)).exit_code == 0
+    for picture in (shot, table):
+        assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    refused = invoke("table", "--plot", str(tmp_path / "missing" / "t.png"))
+    assert refused.exit_code == 2
+    assert "does not exist" in refused.output

@@ -21,15 +21,15 @@ if TYPE_CHECKING:
 KIND_HELP = f"a computer player: {', '.join(COMPUTER_KINDS)} (see the README's table of levels)"
 
 
-def check_writable(path: Path) -> None:
-    """Refuse a record path that cannot be written before the match is played, not after."""
+def check_writable(path: Path, option: str = "--record") -> None:
+    """Refuse an output path that cannot be written before the work is done, not after."""
     folder = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
-        fail(f"--record {path} is a folder: give a file name, e.g. {path / 'match.kaisa'}")
+        fail(f"{option} {path} is a folder: give a file name in it")
     if not folder.is_dir():
-        fail(f"--record {path}: the folder {folder} does not exist")
+        fail(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        fail(f"--record {path}: no permission to write there")
+        fail(f"{option} {path}: no permission to write there")
 
 
 def _write_record(match: Match, record: Path) -> None:

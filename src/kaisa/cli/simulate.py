@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli.common import console, ensure_physics_ready, fail, read_json
+from kaisa.cli.common import console, ensure_physics_ready, err_console, fail, read_json
 from kaisa.cli.render import print_record, print_table_spec
 from kaisa.errors import KaisaError
 from kaisa.model import BallId, Position, Stroke
@@ -24,12 +24,23 @@ def simulate_command(
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print the event log and final position as JSON.")] = False,
     trajectories: Annotated[
-        float | None, typer.Option("--trajectories", help="Also sample ball paths at this rate (Hz), for animation.")
+        float | None,
+        typer.Option(
+            "--trajectories", help="Also sample ball paths at this rate (Hz), for animation.", min=1, max=1000
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Draw the table with each ball's path and the events into this PNG.")
     ] = None,
 ) -> None:
     """Simulate one stroke and print its events and the final position."""
     from kaisa.session import simulate_stroke
 
+    if plot is not None:
+        from kaisa.cli.match import check_writable
+
+        check_writable(plot, "--plot")
+        trajectories = trajectories or 100.0
     try:
         pos = Position.from_json(read_json(position, "position"))
         stk = Stroke.from_json(read_json(stroke, "stroke"))
@@ -43,6 +54,12 @@ def simulate_command(
         sys.stdout.write(json.dumps(record.to_json(), indent=2) + "\n")
     else:
         print_record(record, f"{stk.ball.value} at {stk.speed} m/s, direction {stk.direction} deg")
+    if plot is not None:
+        from kaisa.cli.plot import plot_table
+        from kaisa.table import OFFICIAL
+
+        plot_table(OFFICIAL, plot, record, f"{stk.ball.value} at {stk.speed} m/s, direction {stk.direction:.1f}°")
+        err_console.print(f"picture written to {plot}", markup=False)
 
 
 def demo_command() -> None:
@@ -68,9 +85,18 @@ def demo_command() -> None:
 
 def table_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the table spec as JSON.")] = False,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Draw the table into this PNG.")] = None,
 ) -> None:
     """Show the official table: size, pockets and their jaw points, rails, lines and spots."""
     from kaisa.table import OFFICIAL, table_to_json
+
+    if plot is not None:
+        from kaisa.cli.match import check_writable
+        from kaisa.cli.plot import plot_table
+
+        check_writable(plot, "--plot")
+        plot_table(OFFICIAL, plot, None, "The official Kaisa table")
+        err_console.print(f"picture written to {plot}", markup=False)
 
     data = table_to_json(OFFICIAL)
     if as_json:
