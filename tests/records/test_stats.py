@@ -108,7 +108,9 @@ def seeded_match() -> Match:
 
 @pytest.fixture(scope="module")
 def shootout_match() -> Match:
-    match = Match(MatchConfig(players=("Baseline A", "Baseline B"), clock=ClockConfig("sim", 30.0), noise=(1.0, 1.0), seed=2))
+    match = Match(
+        MatchConfig(players=("Baseline A", "Baseline B"), clock=ClockConfig("sim", 30.0), noise=(1.0, 1.0), seed=2)
+    )
     play_match(match, (BaselinePlayer("Baseline A", seed=1), BaselinePlayer("Baseline B", seed=2)), max_actions=600)
     assert match.state.result is not None
     assert match.state.shootout is not None

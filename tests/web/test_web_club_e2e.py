@@ -410,7 +410,9 @@ def test_a_club_match_entered_on_the_marker_page_with_live_spectators(live: Serv
     # the spectators: the end, live
     expect(table.get_by_test_id("result")).to_contain_text("Winner: Aino (W1)")
     expect(table_of(evening, match_id).get_by_test_id("result")).to_contain_text("Winner: Aino (W1)")
-    expect(table_of(evening, match_id).get_by_test_id("sb-headline")).to_contain_text("Called red R2 into the left foot corner")
+    expect(table_of(evening, match_id).get_by_test_id("sb-headline")).to_contain_text(
+        "Called red R2 into the left foot corner"
+    )
     expect(other.get_by_test_id("score-0")).to_have_text("6")
     assert int(table.evaluate("() => document.body.dataset.updates")) >= 5
     screenshot(marker, "club-finished.png", full_page=True)
