@@ -375,9 +375,10 @@ def test_play_serves_the_page_and_the_api_and_stops_cleanly(tmp_path: Path):
                 time.sleep(0.1)
         assert page.status_code == 200
         assert "<html" in page.text.lower()
-        table = httpx.get(url + "api/table", timeout=5).json()
+        # the API waits for the physics to load in the background: give it the time a loaded machine needs
+        table = httpx.get(url + "api/table", timeout=180).json()
         assert table["ball_radius"] > 0
-        created = httpx.post(url + "api/matches", json={"players": [{"name": "A"}, {"name": "B"}]}, timeout=5)
+        created = httpx.post(url + "api/matches", json={"players": [{"name": "A"}, {"name": "B"}]}, timeout=180)
         assert created.status_code == 201
         assert created.json()["phase"] == "lag"
     finally:

@@ -38,7 +38,7 @@ def test_position_is_immutable_ordered_and_round_trips():
 def test_position_errors_name_the_problem():
     with pytest.raises(InvalidPositionError, match=r"unknown ball id 'W3'.*W1, W2, R1, R2, K"):
         Position({"W3": (0.1, 0.1)})
-    with pytest.raises(InvalidPositionError, match="must be finite"):
+    with pytest.raises(InvalidPositionError, match="finite numbers"):
         Position({"W1": (math.nan, 0.1)})
     with pytest.raises(InvalidPositionError, match=r"pair \[x, y\]"):
         Position({"W1": (0.1,)})  # type: ignore[arg-type]
@@ -73,7 +73,7 @@ def test_stroke_direction_is_normalised():
         ({"elevation": 75.0}, "elevation"),
         ({"side": 0.6}, "outside the legal tip area"),
         ({"side": 0.4, "follow": 0.4}, "outside the legal tip area"),
-        ({"follow": "high"}, "follow must be a number"),
+        ({"follow": "high"}, "follow must be a finite number"),
         ({"ball": "R1"}, "cue ball must be W1 or W2"),
         ({"ball": "X"}, "unknown cue ball"),
     ],

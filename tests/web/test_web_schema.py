@@ -189,6 +189,11 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "POST /api/club/matches/{match_id}/break",
         "POST /api/club/matches/{match_id}/forfeit",
         "GET /api/club/matches/{match_id}/export",
+        "GET /api/club/matches/{match_id}",
+        "POST /api/club/matches/{match_id}/break-start",
+        "GET /api/club/matches/{match_id}/scoresheet",
+        "GET /api/club/matches/{match_id}/scoresheet.pdf",
+        "GET /api/club/matches/{match_id}/marker-qr",
         "GET /api/club/events/{event}",
         "GET /api/club/events/{event}/results",
     }
