@@ -72,7 +72,8 @@ def main(argv: list[str]) -> None:
     task, rest = (argv[0], argv[1:]) if argv else ("run", [])
     tasks = {
         "run": lambda: run(tool("kaisa"), "play", *rest),
-        "test": lambda: run(tool("python"), "-m", "pytest", *rest),
+        # both cores: the suite's browser, database and physics tests run in two worker processes
+        "test": lambda: run(tool("python"), "-m", "pytest", "-n", "2", *rest),
         "lint": lambda: (
             run(tool("ruff"), "check", "src", "tests", "tasks.py"),
             run(tool("ruff"), "format", "--check", "src", "tests"),
