@@ -902,7 +902,7 @@ def test_the_clock_keeps_its_minutes_across_a_break_on_the_marker_page_and_the_s
     board = pages.open(1280, 720)
     goto(board, f"{live.url}/scoreboard#/match/{match_id}")
     for page in (marker, board):
-        assert clock_seconds(page)[0] >= 420
+        assert clock_seconds(page)[0] >= 419  # 420 s idle, shown to the second of the Date header
     marker.get_by_test_id("break-1").tap()  # Lauri's break
     expect(board.get_by_test_id("break-now")).to_contain_text("Break: Lauri")
     for page in (marker, board):
@@ -913,7 +913,7 @@ def test_the_clock_keeps_its_minutes_across_a_break_on_the_marker_page_and_the_s
             if limit > 3600:
                 break
             page.wait_for_timeout(500)
-        assert played >= 422, page.url
+        assert played >= 421, page.url
         assert limit > 3600, page.url
     board.screenshot(path=str(DOCS_IMAGES / "club-scoreboard-break.png"))
     marker.get_by_test_id("break-resume").tap()
@@ -921,7 +921,7 @@ def test_the_clock_keeps_its_minutes_across_a_break_on_the_marker_page_and_the_s
     expect(board.get_by_test_id("break-now")).to_have_count(0)
     for page in (marker, board):
         played, limit = clock_seconds(page)
-        assert played >= 422, page.url  # no minute vanished when the break was recorded
+        assert played >= 421, page.url  # no minute vanished when the break was recorded
         assert limit >= 3602, page.url
     # the next stroke is charged the time since the last stroke, the break included, and the limit grew by it
     assert live.stroke(match_id, token, "K FL", pots=[["K", "FL"]], first_contact="K").is_success
