@@ -1,10 +1,11 @@
 """The tables of the match records, as typed SQLAlchemy 2 models.
 
-Three tables: ``players`` (who plays: a name and a kind such as ``human`` or ``baseline``), ``matches`` (one row
+Three match tables: ``players`` (who plays: a name and a kind such as ``human`` or ``baseline``), ``matches`` (one row
 per match: its configuration, seed, status, the state it started from and its current state, which is the final
 state once it is over) and ``actions`` (one row per pushed action: the action, what it produced and the state
 after it). Values are the package's JSON contract (``MatchConfig.to_json``, ``MatchState.to_json``,
-``action_to_json``, ``Outcome.to_json``); this module knows nothing about what they mean.
+``action_to_json``, ``Outcome.to_json``); this module knows nothing about what they mean. Two competition tables:
+``competitions`` (a kaavio's ``Kaavio.to_json``) and ``competition_keys`` (its changes' idempotency keys).
 
 The schema is created and changed only by the Alembic migrations in ``kaisa/records/storage/migrations``; a test
 checks that the migrations and these models agree.
@@ -124,4 +125,49 @@ class EntryKeyRow(Base):
     created_at: Mapped[datetime]
 
 
-__all__ = ["STATUSES", "ActionRow", "Base", "EntryKeyRow", "MatchRow", "PlayerRow"]
+COMPETITION_NAME_LENGTH = 120
+
+
+class CompetitionRow(Base):
+    """A competition run as a kaavio (``kaisa.competition``): ``data`` is ``Kaavio.to_json``, read back with
+    ``Kaavio.from_json``; ``version`` counts the changes, each written in one transaction with the row locked.
+    ``markers`` maps a club match's id to its marker's token, so the director can hand the link out again; it
+    is served to the director only."""
+
+    __tablename__ = "competitions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(COMPETITION_NAME_LENGTH))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    version: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    """SHA-256 (hex) of the director's secret token."""
+    data: Mapped[dict[str, Any]]
+    markers: Mapped[dict[str, Any]]
+
+
+class CompetitionKeyRow(Base):
+    """A change's idempotency key with the answer it got: a change sent again (a retry, a double tap, a club
+    match's end seen by two readers) is answered from here and applied once."""
+
+    __tablename__ = "competition_keys"
+    __table_args__ = (UniqueConstraint("competition_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    competition_id: Mapped[int] = mapped_column(ForeignKey("competitions.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(ENTRY_KEY_LENGTH))
+    answer: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+__all__ = [
+    "STATUSES",
+    "ActionRow",
+    "Base",
+    "CompetitionKeyRow",
+    "CompetitionRow",
+    "EntryKeyRow",
+    "MatchRow",
+    "PlayerRow",
+]
