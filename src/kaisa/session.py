@@ -683,28 +683,12 @@ class Aim:
 
 
 def call_prospects(position: Position, game: GameState, call: Call, spec: TableSpec = OFFICIAL) -> list[RulingItem]:
-    """Why ``call`` cannot score in this state, as the referee would say it (empty: it can): the break's
-    direct middle kaisa (1.2), a direct middle kaisa again (2.1), a middle pot without a cushion from hand (5),
-    the shoot-out's first pot (6), and from hand a called ball on or behind the head string played without a
-    cushion (5). Asks the referee's predicates and wordings, so the page marks a call before the stroke exactly
-    as the ruling would void it after."""
-    from kaisa.referee import predicates
-    from kaisa.referee.catalogue import CATALOGUE
+    """Why ``call`` cannot score in this state, as the referee would say it (empty: it can): the referee's
+    :func:`kaisa.referee.prospects.call_prospects`, the very list the judge voids a pot by, so the page marks a
+    call before the stroke exactly as the ruling would void it after."""
+    from kaisa.referee.prospects import call_prospects as referee_prospects
 
-    call.check_shooter(game.shooter)
-    out: list[RulingItem] = []
-    if predicates.direct_middle_kaisa_twice(call, game):
-        out.append(CATALOGUE["2.1"].void("twice"))
-    if predicates.shootout_first_pot_wrong(call.ball, call.pocket, game):
-        out.append(CATALOGUE["6"].void("first_pot"))
-    if predicates.middle_without_cushion_from_hand(call.pocket, call.cushion_count, game):
-        if predicates.break_direct_middle_kaisa(call, game):
-            out.append(CATALOGUE["1.2"].void("break_middle_kaisa"))
-        out.append(CATALOGUE["5"].void("middle"))
-    target = position.get(call.ball, None)
-    if game.from_hand and target is not None and target[1] <= spec.head_string and call.is_direct:
-        out.append(CATALOGUE["5"].void("behind_ball"))
-    return out
+    return referee_prospects(position, call, game, spec)
 
 
 AIM_SCANS = ((0.8, 0.04), (3.0, 0.1))

@@ -15,6 +15,7 @@ from kaisa.referee.catalogue import CATALOGUE, SPOT_NAMES, VOID, ball, count, po
 from kaisa.referee.observe import CalledPotFacts, Facts, ImpossibleStateError
 from kaisa.referee.options import DEFAULT_OPTIONS, RuleOptions
 from kaisa.referee.points import BALL_VALUE, NAKKI_VALUE, called_ball_value, is_middle_direct_kaisa, kind
+from kaisa.referee.prospects import state_voids
 from kaisa.referee.respot import respot
 from kaisa.referee.ruling import Ruling, RulingItem, Text
 from kaisa.referee.state import GameState, opponent_of
@@ -206,14 +207,10 @@ class _Judgement:
             self.void("8c", "frozen")
         if f.jump_over_mask:
             self.void("7e", "jump")
-        if rules.direct_middle_kaisa_twice(call, state):
-            self.void("2.1", "twice")
-        if rules.shootout_first_pot_wrong(call.ball, call.pocket, state):
-            self.void("6", "first_pot")
-        if rules.middle_without_cushion_from_hand(call.pocket, call.cushion_count, state):
-            if rules.break_direct_middle_kaisa(call, state):
-                self.void("1.2", "break_middle_kaisa")
-            self.void("5", "middle")
+        voids = state_voids(call, state)  # 2.1, 6, 5 and 1.2: what the state decides (the call builder's too)
+        if voids:
+            self.voided = True
+            self.notes.extend(voids)
         ok = len(self.notes) == before and not self.voided
         if ok and c.rattles:
             rattles = count(c.rattles, "haakiosuma", "haakiosumaa", "jaw rattle", "jaw rattles")
