@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 
 from kaisa import __version__
 from kaisa.call import parse_call
+from kaisa.competition.store import UnknownCompetitionError
 from kaisa.errors import KaisaError, error_text
 from kaisa.game import IllegalActionError
 from kaisa.model import BallId
@@ -35,6 +36,7 @@ from kaisa.records.storage import (
 from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router
+from kaisa.web.competition import competition_router
 from kaisa.web.security import OriginGuard
 from kaisa.web.service import MatchService, UnknownActionError, call_of, game_of, position_of, stroke_of
 
@@ -112,6 +114,7 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     app.add_exception_handler(AccessDeniedError, refuse(403))
     app.add_exception_handler(UnknownMatchError, refuse(404))
     app.add_exception_handler(UnknownActionError, refuse(404))
+    app.add_exception_handler(UnknownCompetitionError, refuse(404))
     app.add_exception_handler(StaleStateError, refuse(409))
     app.add_exception_handler(IllegalActionError, refuse(409))
     app.add_exception_handler(KaisaError, refuse(422))
@@ -137,7 +140,12 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     def scoreboard_page() -> FileResponse:
         return FileResponse(str(static / "scoreboard.html"))
 
+    @app.get("/kaavio", include_in_schema=False)
+    def kaavio_page() -> FileResponse:
+        return FileResponse(str(static / "kaavio.html"))
+
     app.include_router(club_router(store, service))
+    app.include_router(competition_router(store, service))
 
     # --- reference data ------------------------------------------------------------------------------
 

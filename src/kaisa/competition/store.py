@@ -1,0 +1,287 @@
+"""Competitions in the club database: the one module of ``kaisa.competition`` that touches storage.
+
+A competition is one row of ``competitions`` holding ``Kaavio.to_json`` (read back with ``Kaavio.from_json``,
+so the pure domain decides everything). Every change is one transaction with the row locked (``SELECT ... FOR
+UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite): read the kaavio, apply the change, write it back, with
+its idempotency key and answer in ``competition_keys``. Several tables reporting at once therefore take turns,
+results arrive in any order, and a change sent twice with the same key is applied once and answered the same.
+A change that raises writes nothing.
+
+The director's token is stored only as a hash, as a club match's marker token is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, exc, select
+from sqlalchemy.orm import Session
+
+from kaisa.competition.kaavio import Kaavio
+from kaisa.errors import ErrorText
+from kaisa.records.storage import AccessDeniedError, DatabaseUnavailableError, StorageError, Store
+from kaisa.records.storage.engine import SQLITE_BEGIN_OPTION, first_line
+from kaisa.records.storage.errors import CorruptRecordError
+from kaisa.records.storage.models import (
+    COMPETITION_NAME_LENGTH,
+    ENTRY_KEY_LENGTH,
+    CompetitionKeyRow,
+    CompetitionRow,
+)
+
+MIN_TOKEN_LENGTH = 16
+"""A director's token is a secret: long enough not to be guessed."""
+JSONObject = dict[str, Any]
+Change = Callable[[Kaavio, dict[str, str]], JSONObject]
+"""A change: given the kaavio and the marker tokens by match id (both to change in place), the answer."""
+
+
+class UnknownCompetitionError(StorageError, LookupError):
+    """No competition with that id is stored."""
+
+    code = "unknown-competition"
+    kind = ErrorText("Kilpailua ei löydy.", "No such competition.")
+
+
+@dataclass(frozen=True)
+class StoredCompetition:
+    """A competition as stored: its kaavio, how many changes it has had and when, and the marker tokens."""
+
+    id: int
+    kaavio: Kaavio
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    markers: dict[str, str]
+    """The marker token of each club match started from the competition, by match id (for the director)."""
+
+
+@dataclass(frozen=True)
+class CompetitionSummary:
+    id: int
+    name: str
+    date: str
+    club: str
+    players: int
+    drawn: bool
+    finished: bool
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Changed:
+    """What a change gave: the competition after it, its answer, and whether its key had been seen before
+    (then nothing was applied and the answer is the first one)."""
+
+    competition: StoredCompetition
+    answer: JSONObject
+    repeated: bool
+
+
+class CompetitionStore:
+    """The competitions of one database, over a match :class:`Store`'s engine (the same file or server)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        engine = store.engine
+        self._reads = engine
+        if engine.dialect.name == "postgresql":
+            self._reads = engine.execution_options(isolation_level="REPEATABLE READ")
+        self._writes = engine.execution_options(**{SQLITE_BEGIN_OPTION: "IMMEDIATE"})
+
+    # --- writing ---------------------------------------------------------------------------------------
+
+    def create(self, kaavio: Kaavio, token: str) -> int:
+        """Store a new competition whose director holds ``token`` (only its hash is kept); its id."""
+        if len(token) < MIN_TOKEN_LENGTH:
+            raise StorageError(f"a director's token is at least {MIN_TOKEN_LENGTH} characters")
+        name = kaavio.settings.name[:COMPETITION_NAME_LENGTH]
+        now = _now()
+        with self._session(self._writes, "creating a competition") as session:
+            row = CompetitionRow(
+                name=name,
+                created_at=now,
+                updated_at=now,
+                version=0,
+                token_hash=_token_hash(token),
+                data=_plain(kaavio.to_json()),
+                markers={},
+            )
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def change(self, competition_id: int, act: Change, *, key: str | None = None) -> Changed:
+        """Apply ``act`` in one transaction with the competition locked; with a ``key`` already seen, answer
+        the first answer and apply nothing. ``act`` raising writes nothing."""
+        if key is not None and not 1 <= len(key) <= ENTRY_KEY_LENGTH:
+            raise StorageError(f"a change's key is 1 to {ENTRY_KEY_LENGTH} characters")
+        doing = f"changing competition {competition_id}"
+        try:
+            with self._session(self._writes, doing) as session:
+                row = self._row(session, competition_id, lock=True)
+                if key is not None:
+                    seen = self._answer(session, competition_id, key)
+                    if seen is not None:
+                        return Changed(self._stored(row), seen, True)
+                kaavio = _kaavio(row)
+                markers = {str(k): str(v) for k, v in row.markers.items()}
+                answer = _plain(act(kaavio, markers))
+                row.data = _plain(kaavio.to_json())
+                row.markers = markers
+                row.version += 1
+                row.updated_at = _now()
+                if key is not None:
+                    session.add(
+                        CompetitionKeyRow(competition_id=competition_id, key=key, answer=answer, created_at=_now())
+                    )
+                session.flush()
+                return Changed(self._stored(row), answer, False)
+        except StorageError as error:
+            # the same key committed meanwhile by another process (only possible without the row lock)
+            if key is not None and "refused the write" in str(error):
+                seen = self.answered(competition_id, key)
+                if seen is not None:
+                    return Changed(self.get(competition_id), seen, True)
+            raise
+
+    def delete(self, competition_id: int) -> None:
+        with self._session(self._writes, f"deleting competition {competition_id}") as session:
+            self._row(session, competition_id)
+            session.execute(delete(CompetitionRow).where(CompetitionRow.id == competition_id))
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    def get(self, competition_id: int) -> StoredCompetition:
+        with self._session(self._reads, f"reading competition {competition_id}") as session:
+            return self._stored(self._row(session, competition_id))
+
+    def version(self, competition_id: int) -> tuple[int, datetime]:
+        """How many changes and when the last: a cheap poll for live displays."""
+        with self._session(self._reads, f"reading competition {competition_id}") as session:
+            row = self._row(session, competition_id)
+            return row.version, _utc(row.updated_at)
+
+    def answered(self, competition_id: int, key: str) -> JSONObject | None:
+        with self._session(self._reads, f"reading competition {competition_id}") as session:
+            return self._answer(session, competition_id, key)
+
+    def list(self) -> list[CompetitionSummary]:
+        """Every competition, newest first."""
+        with self._session(self._reads, "listing the competitions") as session:
+            rows = session.scalars(select(CompetitionRow).order_by(CompetitionRow.id.desc())).all()
+            out = []
+            for row in rows:
+                k = _kaavio(row)
+                out.append(
+                    CompetitionSummary(
+                        row.id,
+                        k.settings.name,
+                        k.settings.date,
+                        k.settings.club,
+                        len(k.players),
+                        k.drawn,
+                        k.finished,
+                        _utc(row.updated_at),
+                    )
+                )
+            return out
+
+    def check_token(self, competition_id: int, token: str | None) -> None:
+        """Raise :class:`AccessDeniedError` unless ``token`` is the director's."""
+        with self._session(self._reads, f"reading competition {competition_id}") as session:
+            row = self._row(session, competition_id)
+            if token is None or not hmac.compare_digest(row.token_hash, _token_hash(token)):
+                raise AccessDeniedError(
+                    f"competition {competition_id}: the director's token is missing or wrong "
+                    "(header X-Kaisa-Token, from the director's link)"
+                )
+
+    # --- helpers ---------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _session(self, engine: Any, doing: str) -> Iterator[Session]:
+        try:
+            with Session(engine, expire_on_commit=False) as session, session.begin():
+                yield session
+        except StorageError:
+            raise
+        except json.JSONDecodeError as error:
+            raise CorruptRecordError(f"{doing}: a stored JSON column is not valid JSON ({error})") from None
+        except exc.IntegrityError as error:
+            raise StorageError(
+                f"{doing}: the database refused the write ({first_line(error)}); nothing was written"
+            ) from None
+        except (exc.OperationalError, exc.InterfaceError) as error:
+            raise DatabaseUnavailableError(
+                f"{doing}: the database failed ({first_line(error)}); nothing was written"
+            ) from None
+        except exc.SQLAlchemyError as error:
+            raise StorageError(f"{doing}: {first_line(error)}; nothing was written") from None
+
+    def _row(self, session: Session, competition_id: int, *, lock: bool = False) -> CompetitionRow:
+        row = None
+        if not isinstance(competition_id, bool) and isinstance(competition_id, int) and 0 < competition_id < 2**31:
+            row = session.get(CompetitionRow, competition_id, with_for_update=lock)
+        if row is None:
+            raise UnknownCompetitionError(f"there is no competition {competition_id}")
+        return row
+
+    def _answer(self, session: Session, competition_id: int, key: str) -> JSONObject | None:
+        found = session.scalar(
+            select(CompetitionKeyRow.answer).where(
+                CompetitionKeyRow.competition_id == competition_id, CompetitionKeyRow.key == key
+            )
+        )
+        return None if found is None else dict(found)
+
+    def _stored(self, row: CompetitionRow) -> StoredCompetition:
+        return StoredCompetition(
+            row.id,
+            _kaavio(row),
+            row.version,
+            _utc(row.created_at),
+            _utc(row.updated_at),
+            {str(k): str(v) for k, v in row.markers.items()},
+        )
+
+
+def _kaavio(row: CompetitionRow) -> Kaavio:
+    try:
+        return Kaavio.from_json(row.data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise CorruptRecordError(f"competition {row.id}: its stored kaavio does not read back ({error!r})") from None
+
+
+def _plain(value: JSONObject) -> JSONObject:
+    """The value as JSON gives it back (tuples as lists), so what is written compares equal to what is read."""
+    loaded: JSONObject = json.loads(json.dumps(value, allow_nan=False))
+    return loaded
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+__all__ = [
+    "Changed",
+    "CompetitionStore",
+    "CompetitionSummary",
+    "StoredCompetition",
+    "UnknownCompetitionError",
+]

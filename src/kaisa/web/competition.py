@@ -1,0 +1,659 @@
+"""Running a competition night from the club's tables: the director's API, the live bracket and its stream.
+
+The kaavio itself (draw, search, placings) is :mod:`kaisa.competition`; this module turns requests into its
+operations, each one transaction of :class:`~kaisa.competition.store.CompetitionStore`. Changing a competition
+needs the director's token (header ``X-Kaisa-Token``, made with the competition, stored only as a hash);
+reading it (the bracket, the hall TV, the stream) is open.
+
+A game started with a marker opens a club match for its table (:class:`kaisa.web.club.ClubService`, the
+per-stroke scorekeeping). Its end flows back by reading, not by a hook in the club: whenever the competition
+is read or its stream sees a change, each running game's club match is read, and a finished one's points,
+innings and longest runs are recorded with the key ``match-<id>`` (so two readers record it once) and the
+search runs. The stream polls the database as the club's scoreboard stream does, so any server process may
+have written the change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import PlainTextResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+
+from kaisa.competition import CompetitionError, Game, GameState, Kaavio, KaavioType, PlacingMode, Seeding, Settings
+from kaisa.competition import placings as placing_mod
+from kaisa.competition.kaisakaavio import to_xml
+from kaisa.competition.store import CompetitionStore, StoredCompetition
+from kaisa.errors import ErrorText, KaisaError
+from kaisa.game import IllegalActionError, MatchState
+from kaisa.model import BallId
+from kaisa.records.storage import Store, UnknownMatchError
+from kaisa.web import schemas
+from kaisa.web.club import ClubService, NewClubMatch
+from kaisa.web.service import MatchService
+
+TOKEN_HEADER = "X-Kaisa-Token"
+KEY_HEADER = "Idempotency-Key"
+POLL_SECONDS = 0.5
+HEARTBEAT_SECONDS = 15.0
+Token = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the competition director's secret token")]
+Key = Annotated[
+    str | None,
+    Header(
+        alias=KEY_HEADER,
+        min_length=1,
+        max_length=100,
+        description="the change's key, made by the director's page: a change sent again with the same key is "
+        "answered with the first answer and applied once",
+    ),
+]
+CONFLICTS = {
+    "not_ready",
+    "table_busy",
+    "locked",
+    "late_entry_closed",
+    "already_drawn",
+    "player_out",
+    "player_busy",
+    "cup_drawn",
+    "walkover",
+    "full",
+    "game_changed",
+    "not_drawn",
+}
+"""Codes of refusals that do not fit the competition now (409); the others are bad input (422)."""
+Name = Annotated[str, Field(min_length=1, max_length=60)]
+Text = Annotated[str, Field(max_length=60)]
+TableName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]+$")]
+Points = Annotated[str, Field(max_length=6, description="a score as KaisaKaavio reads it: 60, 30v (won), 12h (lost)")]
+
+
+# --- errors ---------------------------------------------------------------------------------------------
+
+
+class KaavioRefusalError(KaisaError):
+    """Bad input to a competition (422), with the kaavio's Finnish and English text and its code."""
+
+    def __init__(self, code: str, fi: str, en: str) -> None:
+        super().__init__(en)
+        self.code = code
+        self.text = ErrorText(fi, en)
+
+
+class KaavioConflictError(IllegalActionError):
+    """A change that does not fit the competition now (409): a game not ready, a busy table, a locked result."""
+
+    def __init__(self, code: str, fi: str, en: str) -> None:
+        super().__init__(en)
+        self.code = code
+        self.text = ErrorText(fi, en)
+
+
+def refusal(error: CompetitionError) -> KaisaError:
+    kind = KaavioConflictError if error.code in CONFLICTS else KaavioRefusalError
+    return kind(error.code.replace("_", "-"), error.fi, error.en)
+
+
+# --- request bodies -------------------------------------------------------------------------------------
+
+
+class NewCompetition(schemas.Strict):
+    name: Annotated[str, Field(min_length=1, max_length=120, description="e.g. 'Viikkokisa 10.4.'")]
+    date: Annotated[str, Field(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$", description="YYYY-MM-DD")] = ""
+    club: Text = ""
+    kind: KaavioType = Field(KaavioType.DOUBLE, description="the bracket type (KAAVIO 2)")
+    target: int = Field(60, ge=10, le=200, description="points to win a game")
+    placing: PlacingMode = Field(PlacingMode.POINTS, description="how places are decided at the end (KAAVIO 8)")
+    seeding: Seeding = Seeding.NONE
+    tables: list[TableName] = Field(min_length=1, max_length=40, description="the club's tables for the night")
+    entry_fee: int = Field(0, ge=0, le=10000, description="euros a player; the pot is split at the end (KAAVIO 10)")
+    max_players: int = Field(128, ge=4, le=128)
+
+
+class PlayerIn(schemas.Strict):
+    name: Name
+    club: Text = ""
+    seed: int = Field(0, ge=0, le=24, description="seed number for a seeded draw; 0 for none")
+
+
+class DrawIn(schemas.Strict):
+    seed: int | None = Field(None, ge=0, lt=2**31, description="the random seed; none: drawn (and stored)")
+
+
+class StartIn(schemas.Strict):
+    table: TableName | None = Field(None, description="the table; none: the first free one")
+    marker: bool = Field(True, description="open a club match for the table's marker (per-stroke scorekeeping)")
+    lag_winner: Literal[0, 1] = Field(0, description="which of the game's players won the lag (1.1)")
+    winner_takes: schemas.CueBallName = "W1"
+    clock: Literal["off", "wall"] = "off"
+    expect: tuple[int, int] | None = Field(None, description="the game's players as the page shows them")
+
+
+class ResultIn(schemas.Strict):
+    points1: Points
+    points2: Points
+    innings: int = Field(0, ge=0, le=999)
+    longest1: int = Field(0, ge=0, le=200)
+    longest2: int = Field(0, ge=0, le=200)
+    expect: tuple[int, int] | None = Field(None, description="the game's players as the page shows them")
+
+
+class PairIn(schemas.Strict):
+    players: tuple[int, int]
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+# --- answers --------------------------------------------------------------------------------------------
+
+
+class CompetitionCreated(BaseModel):
+    id: int
+    token: str
+    """The director's secret: only its hash is stored, so keep the director's link."""
+    director_url: str
+    bracket_url: str
+    tv_url: str
+
+
+class CompetitionListed(BaseModel):
+    id: int
+    name: str
+    date: str
+    club: str
+    players: int
+    drawn: bool
+    finished: bool
+
+
+class CompetitionView(BaseModel):
+    """The competition as the bracket, the hall TV and the director's page show it."""
+
+    id: int
+    version: int
+    updated_at: str
+    settings: dict[str, Any]
+    kind_label: dict[str, str]
+    drawn: bool
+    finished: bool
+    late_entries: bool
+    """Whether a player may still be added (before the draw, or after it until a round-2 game starts)."""
+    players: list[dict[str, Any]]
+    games: list[dict[str, Any]]
+    tables: list[dict[str, Any]]
+    placings: dict[str, list[dict[str, Any]]] | None
+    """Each placing mode's places once the competition has ended (KAAVIO 8); the settings name the chosen one."""
+    prizes: list[dict[str, Any]] | None
+    markers: dict[str, str] | None = None
+    """The director's view only: each running game's marker link, by game number."""
+
+
+class Changed(BaseModel):
+    competition: CompetitionView
+    answer: dict[str, Any]
+
+
+# --- the service ----------------------------------------------------------------------------------------
+
+
+class CompetitionService:
+    """The director's operations and the views, over the competition store and the club's matches."""
+
+    def __init__(self, store: Store, table: MatchService) -> None:
+        self.store = store
+        self.competitions = CompetitionStore(store)
+        self.club = ClubService(store, table)
+        self.sessions = table.sessions
+
+    # --- writing ---------------------------------------------------------------------------------------
+
+    def create(self, body: NewCompetition) -> CompetitionCreated:
+        settings = Settings(
+            name=" ".join(body.name.split()),
+            date=body.date,
+            club=body.club.strip(),
+            kind=body.kind,
+            target=body.target,
+            placing=body.placing,
+            seeding=body.seeding,
+            tables=tuple(dict.fromkeys(t.strip() for t in body.tables if t.strip())),
+            max_players=body.max_players,
+            entry_fee=body.entry_fee,
+        )
+        if not settings.tables:
+            raise KaavioRefusalError("no-tables", "Anna vähintään yksi pöytä.", "Give at least one table.")
+        token = secrets.token_urlsafe(18)
+        cid = self.competitions.create(Kaavio(settings), token)
+        return CompetitionCreated(
+            id=cid,
+            token=token,
+            director_url=f"/kaavio#/director/{cid}/{token}",
+            bracket_url=f"/kaavio#/bracket/{cid}",
+            tv_url=f"/kaavio#/tv/{cid}",
+        )
+
+    def _change(self, cid: int, token: str | None, act: Any, key: str | None) -> Changed:
+        self.competitions.check_token(cid, token)
+
+        def run(k: Kaavio, markers: dict[str, str]) -> dict[str, Any]:
+            try:
+                answer: dict[str, Any] = act(k, markers)
+            except CompetitionError as error:
+                raise refusal(error) from None
+            return answer
+
+        changed = self.competitions.change(cid, run, key=key)
+        return Changed(competition=self._view(changed.competition, director=True), answer=changed.answer)
+
+    def add_player(self, cid: int, token: str | None, body: PlayerIn, key: str | None) -> Changed:
+        def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
+            p = k.add_player(body.name, body.club.strip(), body.seed)
+            return {"player": p.to_json()}
+
+        return self._change(cid, token, act, key)
+
+    def draw(self, cid: int, token: str | None, body: DrawIn, key: str | None) -> Changed:
+        def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
+            k.draw(body.seed)
+            return {"seed": k.draw_seed, "games": len(k.games)}
+
+        return self._change(cid, token, act, key)
+
+    def start(self, cid: int, token: str | None, number: int, body: StartIn, key: str | None) -> Changed:
+        """Start a ready game on a table; with a marker, open the table's club match first (a club match is
+        its own transaction: if the start is then refused, the match is deleted again)."""
+        self.competitions.check_token(cid, token)
+        if key is not None:
+            seen = self.competitions.answered(cid, key)
+            if seen is not None:
+                return Changed(competition=self._view(self.competitions.get(cid), director=True), answer=seen)
+        trial = self.competitions.get(cid).kaavio
+        try:
+            _expect(trial, number, body.expect)
+            game = trial.start(number, body.table or "")
+        except CompetitionError as error:
+            raise refusal(error) from None
+        if body.marker and not game.table:
+            raise KaavioConflictError(
+                "no-free-table",
+                "Vapaata pöytää ei ole: odota, että jokin peli päättyy.",
+                "There is no free table: wait until a game ends.",
+            )
+        match_id: int | None = None
+        marker_token = ""
+        if body.marker:
+            s = trial.settings
+            names = [trial.player(x).name for x in game.pair() if x is not None]
+            created = self.club.create(
+                NewClubMatch(
+                    players=(names[0][:60], names[1][:60]),
+                    lag_winner=body.lag_winner,
+                    winner_takes=body.winner_takes,
+                    table=game.table or None,
+                    clock=body.clock,
+                    event=event_label(cid, s),
+                )
+            )
+            match_id, marker_token = created.match.id, created.token
+
+        def act(k: Kaavio, markers: dict[str, str]) -> dict[str, Any]:
+            _expect(k, number, body.expect)
+            g = k.start(number, game.table, when=_now(), match_id="" if match_id is None else str(match_id))
+            if match_id is not None:
+                markers[str(match_id)] = marker_token
+            return {
+                "game": g.number,
+                "table": g.table,
+                "match": match_id,
+                "marker_url": _marker_url(match_id, marker_token),
+            }
+
+        try:
+            return self._change(cid, token, act, key)
+        except BaseException:
+            if match_id is not None:
+                self.store.delete_match(match_id)
+            raise
+
+    def result(self, cid: int, token: str | None, number: int, body: ResultIn, key: str | None) -> Changed:
+        """A result typed by the director (a game played without a marker, or a correction, KAAVIO 4.1)."""
+
+        def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
+            _expect(k, number, body.expect)
+            added = k.record(
+                number,
+                body.points1.strip(),
+                body.points2.strip(),
+                innings=body.innings,
+                longest1=body.longest1,
+                longest2=body.longest2,
+                when=_now(),
+            )
+            return {"game": number, "added": [g.number for g in added]}
+
+        return self._change(cid, token, act, key)
+
+    def pair(self, cid: int, token: str | None, body: PairIn, key: str | None) -> Changed:
+        def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
+            g = k.pair_by_hand(body.players[0], body.players[1], body.reason)
+            return {"game": g.number}
+
+        return self._change(cid, token, act, key)
+
+    # --- results from the club matches ----------------------------------------------------------------
+
+    def sync(self, cid: int) -> StoredCompetition:
+        """Record the end of every running game's finished club match (once each: keyed by the match)."""
+        stored = self.competitions.get(cid)
+        for g in stored.kaavio.running():
+            if not g.match_id:
+                continue
+            state = self._match_state(g.match_id)
+            if state is None or state.result is None or state.owners is None:
+                continue
+            result = match_result(state, stored.kaavio.target)
+            mid = g.match_id
+
+            def act(k: Kaavio, _m: dict[str, str], mid: str = mid, result: dict[str, Any] = result) -> dict[str, Any]:
+                now = next((h for h in k.running() if h.match_id == mid), None)
+                if now is None:  # typed by the director meanwhile
+                    return {"match": mid, "recorded": False}
+                added = k.record(now.number, **result, when=_now())
+                return {"match": mid, "game": now.number, "recorded": True, "added": [h.number for h in added]}
+
+            try:
+                stored = self.competitions.change(cid, act, key=f"match-{mid}").competition
+            except CompetitionError:
+                continue  # a result the kaavio refuses (e.g. both at a lower target): the director types it
+        return stored
+
+    def _match_state(self, match_id: str) -> MatchState | None:
+        try:
+            return self.store.open_match(int(match_id)).state
+        except (UnknownMatchError, ValueError):
+            return None
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    def view(self, cid: int, *, director_token: str | None = None) -> CompetitionView:
+        if director_token is not None:
+            self.competitions.check_token(cid, director_token)
+        return self._view(self.sync(cid), director=director_token is not None)
+
+    def _view(self, stored: StoredCompetition, *, director: bool = False) -> CompetitionView:
+        k = stored.kaavio
+        s = k.settings
+        live = {g.number: self._live(g) for g in k.running() if g.match_id}
+        playing = {x: g.number for g in k.running() for x in g.pair() if x is not None}
+        unfinished = {x for g in k.unfinished() for x in g.pair() if x is not None}
+        players = [
+            {
+                **p.to_json(),
+                "wins": k.wins(p.number),
+                "losses": k.losses(p.number),
+                "games": sum(1 for g in k.games_of(p.number) if g.state == GameState.PLAYED),
+                "points": k.points_total(p.number),
+                "out": k.drawn and k.knocked_out(p.number),
+                "playing": playing.get(p.number),
+                "waiting": k.drawn and not k.knocked_out(p.number) and p.number not in unfinished and not k.finished,
+            }
+            for p in k.players
+        ]
+        names = {p.number: p.name for p in k.players}
+        clubs = {p.number: p.club for p in k.players}
+        games = []
+        for g in k.games:
+            outcome = g.outcome(k.target)
+            winner = (
+                g.player1
+                if g.state == GameState.PLAYED and g.won(g.player1, k.target)
+                else g.player2
+                if g.state == GameState.PLAYED and g.player2 is not None and g.won(g.player2, k.target)
+                else None
+            )
+            games.append(
+                {
+                    **g.to_json(),
+                    "names": [names.get(g.player1, ""), names.get(g.player2, "") if g.player2 else ""],
+                    "clubs": [clubs.get(g.player1, ""), clubs.get(g.player2, "") if g.player2 else ""],
+                    "outcome": outcome.value,
+                    "winner": winner,
+                    "live": live.get(g.number),
+                }
+            )
+        busy = {g.table: g.number for g in k.running() if g.table}
+        tables = [{"table": t, "game": busy.get(t)} for t in s.tables]
+        places = None
+        prizes = None
+        if k.finished:
+            modes = [PlacingMode.POINTS, PlacingMode.FINALISTS, PlacingMode.TOP3_BY_ROUNDS]
+            if s.kind == KaavioType.CUP or s.placing == PlacingMode.CUP:
+                modes.append(PlacingMode.CUP)
+            places: dict[str, list[dict[str, Any]]] = {
+                m.value: [
+                    {"place": x.place, "number": x.number, "name": x.name, "wins": x.wins, "points": x.points}
+                    for x in placing_mod.placings(k, m)
+                ]
+                for m in modes
+            }
+            chosen = places.get(s.placing.value) or places[PlacingMode.POINTS.value]
+            if s.entry_fee > 0:
+                money = placing_mod.pot(s.entry_fee * len(k.players))
+                amounts = placing_mod.prize_split(money, [int(x["place"]) for x in chosen])
+                prizes = [
+                    {"place": x["place"], "name": x["name"], "amount": a} for x, a in zip(chosen, amounts, strict=False)
+                ]
+        markers = None
+        if director:
+            markers = {
+                str(g.number): _marker_url(int(g.match_id), stored.markers[g.match_id]) or ""
+                for g in k.running()
+                if g.match_id and g.match_id in stored.markers
+            }
+        return CompetitionView(
+            id=stored.id,
+            version=stored.version,
+            updated_at=stored.updated_at.isoformat(),
+            settings=s.to_json(),
+            kind_label={"fi": s.kind.label("fi"), "en": s.kind.label("en")},
+            drawn=k.drawn,
+            finished=k.finished,
+            late_entries=_late_entries_open(k),
+            players=players,
+            games=games,
+            tables=tables,
+            placings=places,
+            prizes=prizes,
+            markers=markers,
+        )
+
+    def _live(self, g: Game) -> dict[str, Any] | None:
+        """A running game's live score from its club match, in the game's player order."""
+        try:
+            v = self.sessions.view(int(g.match_id))
+        except (UnknownMatchError, ValueError):
+            return None
+        balls = [p.get("cue_ball") for p in v.players]
+        return {
+            "match": v.id,
+            "phase": v.phase,
+            "scores": [v.scores.get(b, 0) if b else 0 for b in balls],
+            "innings": [v.innings.get(b, 0) if b else 0 for b in balls],
+            "run": v.run,
+            "to_move": v.to_move,
+            "cue_balls": balls,
+        }
+
+    def list(self) -> list[CompetitionListed]:
+        return [
+            CompetitionListed(
+                id=c.id, name=c.name, date=c.date, club=c.club, players=c.players, drawn=c.drawn, finished=c.finished
+            )
+            for c in self.competitions.list()
+        ]
+
+    def poll(self, cid: int) -> tuple[object, ...]:
+        """What changes when the competition or one of its running club matches changes."""
+        stored = self.competitions.get(cid)
+        ids = [int(g.match_id) for g in stored.kaavio.running() if g.match_id.isdigit()]
+        return (stored.version, self.store.last_change(ids) if ids else None)
+
+
+def match_result(state: MatchState, target: int) -> dict[str, Any]:
+    """A finished club match as the kaavio records it, in the match's player order: the scoresheet's points
+    (a winner below the target marked v, KAAVIO 7), the innings (the more of the two players') and each
+    player's longest run."""
+    assert state.result is not None and state.owners is not None
+    result = state.result
+    balls: list[BallId] = list(state.owners)
+    recorded = [result.recorded.get(b, 0) for b in balls]
+    won = [b == result.winner for b in balls]
+    texts = []
+    for i in (0, 1):
+        other = recorded[1 - i]
+        mark = "v" if won[i] and (recorded[i] < target or other >= target) else ""
+        texts.append(f"{min(recorded[i], target)}{mark}")
+    return {
+        "points1": texts[0],
+        "points2": texts[1],
+        "innings": max(state.innings.get(b, 0) for b in balls),
+        "longest1": state.longest_run.get(balls[0], 0),
+        "longest2": state.longest_run.get(balls[1], 0),
+    }
+
+
+def event_label(cid: int, settings: Settings) -> str:
+    """The club night the competition's club matches belong to (the club's event scoreboard shows them)."""
+    return f"{settings.name[:100]} · kaavio {cid}"
+
+
+def _late_entries_open(k: Kaavio) -> bool:
+    if not k.drawn:
+        return True
+    return not any(
+        g.round == 2 and g.player2 is not None and g.state in (GameState.RUNNING, GameState.PLAYED) for g in k.games
+    )
+
+
+def _expect(k: Kaavio, number: int, expect: tuple[int, int] | None) -> None:
+    if expect is None:
+        return
+    g = k.game(number)
+    if set(g.pair()) != set(expect):
+        raise CompetitionError(
+            "game_changed",
+            f"Pelin {number} pelaajat ovat muuttuneet (tulos korjattiin välillä): katso kaavio uudelleen.",
+            f"Game {number} has other players now (a result was corrected meanwhile): look at the bracket again.",
+        )
+
+
+def _marker_url(match_id: int | None, token: str) -> str | None:
+    return None if match_id is None else f"/club#/match/{match_id}/{token}"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --- the router -----------------------------------------------------------------------------------------
+
+
+def competition_router(store: Store, table: MatchService) -> APIRouter:
+    service = CompetitionService(store, table)
+    router = APIRouter(prefix="/api/kaavio", tags=["competitions"])
+    errors: dict[int | str, dict[str, Any]] = {
+        403: {"model": schemas.ErrorOut, "description": "The director's token is missing or wrong"},
+        404: {"model": schemas.ErrorOut, "description": "No such competition or game"},
+        409: {"model": schemas.ErrorOut, "description": "The change does not fit the competition now"},
+    }
+
+    @router.post("/competitions", status_code=201)
+    def create(body: NewCompetition) -> CompetitionCreated:
+        """A competition: name, date, club, bracket type, target points, tables. Answers the director's secret
+        token and link (keep them: only the token's hash is stored)."""
+        return service.create(body)
+
+    @router.get("/competitions")
+    def competitions() -> list[CompetitionListed]:
+        """Every competition, newest first."""
+        return service.list()
+
+    @router.get("/competitions/{cid}", responses=errors)
+    def view(cid: int) -> CompetitionView:
+        """The bracket: players, games by round (running ones with their live score), tables, placings at the
+        end. Records the end of any finished club match first."""
+        return service.view(cid)
+
+    @router.get("/competitions/{cid}/director", responses=errors)
+    def director(cid: int, token: Token = None) -> CompetitionView:
+        """The bracket with the markers' links of the running games (the director's token)."""
+        return service.view(cid, director_token=token or "")
+
+    @router.post("/competitions/{cid}/players", responses=errors)
+    def add_player(cid: int, body: PlayerIn, token: Token = None, key: Key = None) -> Changed:
+        """Register a player; after the draw a late entry, until a round-2 game starts (KAAVIO 3.1)."""
+        return service.add_player(cid, token, body, key)
+
+    @router.post("/competitions/{cid}/draw", responses=errors)
+    def draw(cid: int, body: DrawIn, token: Token = None, key: Key = None) -> Changed:
+        """Draw numbers at random (seeded) and make rounds 1 and 2 (KAAVIO 3)."""
+        return service.draw(cid, token, body, key)
+
+    @router.post("/competitions/{cid}/games/{number}/start", responses=errors)
+    def start(cid: int, number: int, body: StartIn, token: Token = None, key: Key = None) -> Changed:
+        """Start a ready game on a free table; with ``marker`` a club match opens for the table's marker."""
+        return service.start(cid, token, number, body, key)
+
+    @router.post("/competitions/{cid}/games/{number}/result", responses=errors)
+    def result(cid: int, number: int, body: ResultIn, token: Token = None, key: Key = None) -> Changed:
+        """Type a game's result (played without a marker), or correct one (KAAVIO 4.1); the search runs."""
+        return service.result(cid, token, number, body, key)
+
+    @router.post("/competitions/{cid}/pair", responses=errors)
+    def pair(cid: int, body: PairIn, token: Token = None, key: Key = None) -> Changed:
+        """Pair two players by hand (hae käsin), with the reason recorded."""
+        return service.pair(cid, token, body, key)
+
+    @router.get("/competitions/{cid}/kaisakaavio.xml", responses=errors, response_class=Response)
+    def export(cid: int) -> Response:
+        """The competition as a KaisaKaavio 1.0 file."""
+        k = service.competitions.get(cid).kaavio
+        return PlainTextResponse(
+            to_xml(k),
+            media_type="application/xml",
+            headers={"Content-Disposition": f'attachment; filename="kaavio-{cid}.xml"'},
+        )
+
+    @router.get("/competitions/{cid}/stream", responses=errors, response_class=StreamingResponse)
+    async def stream(cid: int, request: Request) -> StreamingResponse:
+        """Server-sent events: a ``view`` event with the competition whenever it or a running game changes."""
+        service.competitions.get(cid)  # 404 before the stream starts
+
+        async def events() -> AsyncIterator[str]:
+            seen: object = object()
+            quiet = 0.0
+            while not await request.is_disconnected():
+                moment = await asyncio.to_thread(service.poll, cid)
+                if moment != seen:
+                    seen = moment
+                    quiet = 0.0
+                    view = await asyncio.to_thread(service.view, cid)
+                    yield f"event: view\ndata: {view.model_dump_json()}\n\n"
+                elif quiet >= HEARTBEAT_SECONDS:
+                    quiet = 0.0
+                    yield ": still here\n\n"
+                await asyncio.sleep(POLL_SECONDS)
+                quiet += POLL_SECONDS
+
+        return StreamingResponse(
+            events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )
+
+    return router
+
+
+__all__ = ["CompetitionService", "KaavioConflictError", "KaavioRefusalError", "competition_router", "match_result"]
