@@ -427,20 +427,21 @@ class CompetitionService:
             )
         busy = {g.table: g.number for g in k.running() if g.table}
         tables = [{"table": t, "game": busy.get(t)} for t in s.tables]
-        places = None
-        prizes = None
+        places: dict[str, list[dict[str, Any]]] | None = None
+        prizes: list[dict[str, Any]] | None = None
         if k.finished:
             modes = [PlacingMode.POINTS, PlacingMode.FINALISTS, PlacingMode.TOP3_BY_ROUNDS]
             if s.kind == KaavioType.CUP or s.placing == PlacingMode.CUP:
                 modes.append(PlacingMode.CUP)
-            places: dict[str, list[dict[str, Any]]] = {
+            by_mode: dict[str, list[dict[str, Any]]] = {
                 m.value: [
                     {"place": x.place, "number": x.number, "name": x.name, "wins": x.wins, "points": x.points}
                     for x in placing_mod.placings(k, m)
                 ]
                 for m in modes
             }
-            chosen = places.get(s.placing.value) or places[PlacingMode.POINTS.value]
+            places = by_mode
+            chosen = by_mode.get(s.placing.value) or by_mode[PlacingMode.POINTS.value]
             if s.entry_fee > 0:
                 money = placing_mod.pot(s.entry_fee * len(k.players))
                 amounts = placing_mod.prize_split(money, [int(x["place"]) for x in chosen])
