@@ -64,6 +64,7 @@ CONFIG = SchemathesisConfig.from_dict(
             # A valid advise request runs the advisor's search (about a second at the club level, more at
             # master): a handful of examples keeps the run short. The API tests cover the advisor's answers.
             {"include-path": "/api/study/advise", "generation": {"max-examples": 4}},
+            {"include-path": "/api/matches/{match_id}/hint", "generation": {"max-examples": 4}},
         ],
     }
 )
@@ -176,6 +177,7 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "POST /api/matches/{match_id}/undo",
         "POST /api/matches/{match_id}/aim",
         "POST /api/matches/{match_id}/preview",
+        "POST /api/matches/{match_id}/hint",
         "POST /api/study/shot",
         "POST /api/study/advise",
         "POST /api/study/aim",

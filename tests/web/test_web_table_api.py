@@ -18,7 +18,7 @@ from kaisa.game import MatchConfig, MatchState, Phase
 from kaisa.model import BallId, Position
 from kaisa.records.storage import PlayerInfo, Store, open_store
 from kaisa.referee import GameState
-from kaisa.table import OFFICIAL, PocketId
+from kaisa.table import OFFICIAL, PocketId, SpotId
 from kaisa.web import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient` is deprecated")
@@ -162,3 +162,138 @@ def test_a_finished_match_offers_no_undo(store: Store, client: TestClient) -> No
     response = client.post(f"/api/matches/{match_id}/undo")
     assert response.status_code == 409, response.text
     assert "over" in response.json()["detail"]
+
+
+# --- the hint: the advisor during a match ---------------------------------------------------------------------
+
+
+def test_a_hint_advises_the_person_to_move_and_changes_nothing(store: Store, client: TestClient) -> None:
+    match_id = stored_match(store, CUT)
+    before = client.get(f"/api/matches/{match_id}").json(), client.get(f"/api/matches/{match_id}/actions").json()
+    hints = post(client, f"/api/matches/{match_id}/hint", {"level": "beginner", "limit": 3})
+    assert 1 <= len(hints) <= 3
+    best = hints[0]
+    assert best["call"] == "K FL"
+    assert best["stroke"]["ball"] == "W1"
+    assert 0.0 < best["p_pot"] <= 1.0
+    assert best["stroke"]["direction"] == pytest.approx(ghost_direction(CUT["W1"], CUT["K"]), abs=2)
+    # a read: the match, its history and its last change stand as they were, and asking again gives the same
+    after = client.get(f"/api/matches/{match_id}").json(), client.get(f"/api/matches/{match_id}/actions").json()
+    assert after == before
+    assert post(client, f"/api/matches/{match_id}/hint", {"level": "beginner", "limit": 3}) == hints
+
+
+def test_a_hint_from_hand_places_the_cue_ball_behind_the_head_string(store: Store, client: TestClient) -> None:
+    balls = {k: v for k, v in CUT.items() if k != "W1"}
+    match_id = stored_match(store, balls, in_hand=frozenset({BallId.W1}))
+    hints = post(client, f"/api/matches/{match_id}/hint", {"level": "beginner", "limit": 2})
+    assert hints
+    place = hints[0]["stroke"]["place"]
+    assert place is not None
+    assert place[1] < OFFICIAL.head_string
+
+
+def test_a_hint_is_refused_when_no_persons_stroke_is_due(store: Store, client: TestClient) -> None:
+    lag = post(client, "/api/matches", {"players": [{"name": "A"}, {"name": "B"}]}, 201)["id"]
+    answer = client.post(f"/api/matches/{lag}/hint", json={})
+    assert answer.status_code == 409, answer.text
+    assert all(answer.json()[k] for k in ("code", "fi", "en"))
+    state = MatchState(
+        phase=Phase.PLAY,
+        position=Position.from_json({"balls": CUT}),
+        game=GameState(shooter=BallId.W2),
+        owners=(BallId.W1, BallId.W2),
+        innings={BallId.W1: 1, BallId.W2: 1},
+    )
+    config = MatchConfig(players=("Aino", "Botti"))
+    computer = store.create_match(
+        config, [PlayerInfo("Aino", "human"), PlayerInfo("Botti", "baseline")], 3, state=state
+    )
+    assert client.post(f"/api/matches/{computer}/hint", json={}).status_code == 409
+    assert client.post("/api/matches/999/hint", json={}).status_code == 404
+    refused = client.post(f"/api/matches/{computer}/hint", json={"level": "grandmaster"})
+    assert refused.status_code == 422
+    assert "level" in refused.json()["detail"]
+
+
+# --- study: the game state set by hand --------------------------------------------------------------------------
+
+# K on the centre spot, W1 straight across from it: K goes directly into the left middle pocket (ML)
+MIDDLE = {"W1": [1.15, 1.42], "K": [0.71, 1.42], "R1": [0.71, 0.71], "R2": [0.4, 2.2], "W2": [1.2, 2.5]}
+MIDDLE_POT = {"ball": "W1", "speed": 1.6, "direction": 180.0, "follow": -0.2}
+
+
+def study(client: TestClient, balls: dict[str, Any], stroke: dict[str, Any], call: str | None, **state: Any) -> Any:
+    body = {"position": {"balls": balls}, "stroke": stroke, "call": call, "state": state}
+    return post(client, "/api/study/shot", body)["ruling"]
+
+
+def test_study_plays_a_direct_middle_kaisa_with_the_2_1_flag_as_a_match_would(client: TestClient) -> None:
+    scored = study(client, MIDDLE, MIDDLE_POT, "K ML", scores={"W1": 20, "W2": 31})
+    assert scored["legal_pot"], scored
+    assert scored["state"]["scores"]["W1"] > 20
+    assert scored["state"]["last_pot_direct_middle_kaisa"]
+    again = study(client, MIDDLE, MIDDLE_POT, "K ML", scores={"W1": 20, "W2": 31}, last_pot_direct_middle_kaisa=True)
+    assert not again["legal_pot"]
+    assert "2.1" in [n["clause"] for n in again["notes"]]
+    assert again["state"]["scores"] == {"W1": 20, "W2": 31}
+    assert again["state"]["shooter"] == "W2"
+
+
+def test_study_plays_the_other_players_ball_in_hand_from_where_it_is_set(client: TestClient) -> None:
+    balls = {**MIDDLE, "W2": [0.9, 0.4]}
+    stroke = {"ball": "W2", "speed": 2.0, "direction": 100.0}
+    ruling = study(client, balls, stroke, None, shooter="W2", in_hand=["W2"], scores={"W1": 12, "W2": 30})
+    assert ruling["shooter"] == "W2"
+    assert ruling["state"]["shooter"] == "W1"
+    assert ruling["state"]["scores"]["W1"] == 12
+    # from hand it must stand behind the head string: the section 5 placement error, in both languages
+    body = {
+        "position": {"balls": {**MIDDLE, "W2": [0.9, 1.0]}},
+        "stroke": stroke,
+        "state": {"shooter": "W2", "in_hand": ["W2"]},
+    }
+    answer = client.post("/api/study/shot", json=body)
+    assert answer.status_code == 422, answer.text
+    assert "(5)" in answer.json()["fi"]
+    assert "head string" in answer.json()["en"]
+
+
+def test_study_plays_the_break_from_hand(client: TestClient) -> None:
+    balls = {"W1": [0.4, 0.4], "W2": [0.71, 2.6], "R1": OFFICIAL.spots[SpotId.HEAD_STRING], "K": [0.71, 1.42]}
+    balls |= {"R2": OFFICIAL.spots[SpotId.FOOT_STRING]}
+    middle = {"ball": "W1", "speed": 2.0, "direction": 80.0}
+    ruling = study(client, balls, middle, "K ML", opening=True)
+    assert ruling["state"]["opening"] is False
+    answer = client.post(
+        "/api/calls/check", json={"call": "K ML", "position": {"balls": balls}, "state": {"opening": True}}
+    )
+    assert [p["clause"] for p in answer.json()["prospects"]] == ["1.2", "5"]
+
+
+@pytest.mark.parametrize(
+    ("state", "words"),
+    [
+        ({"scores": {"W1": 60, "W2": 0}}, ("60", "3")),
+        ({"opening": True, "shooter": "W2"}, ("W1", "1.2")),
+        ({"opening": True, "scores": {"W1": 4, "W2": 0}}, ("0–0", "1.2")),
+        ({"in_hand": ["W1"], "last_pot_direct_middle_kaisa": True}, ("2.1",)),
+        ({"in_hand": ["W2"]}, ("W2",)),
+    ],
+)
+def test_study_refuses_a_game_state_no_match_can_be_in(
+    client: TestClient, state: dict[str, Any], words: tuple[str, ...]
+):
+    for path, body in (
+        ("/api/study/shot", {"position": {"balls": MIDDLE}, "stroke": MIDDLE_POT, "state": state}),
+        ("/api/study/advise", {"position": {"balls": MIDDLE}, "level": "beginner", "state": state}),
+        ("/api/study/aim", {"position": {"balls": MIDDLE}, "call": "K ML", "stroke": MIDDLE_POT, "state": state}),
+    ):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 422, (path, answer.text)
+        error = answer.json()
+        assert error["code"] == "invalid-study-state"
+        assert error["fi"] != error["en"]
+        for word in words:
+            assert word in error["fi"], error
+            assert word in error["en"], error

@@ -242,6 +242,12 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         speed, spin and elevation kept), found with the physics. Reads the match, records nothing."""
         return service.aim(match_id, parse_call(body.call), stroke_of(body.stroke))
 
+    @app.post("/api/matches/{match_id}/hint", responses=ERRORS, tags=["play"])
+    def hint(match_id: int, body: schemas.HintIn) -> list[schemas.AdviceOut]:
+        """A hint: the advisor's best calls for the person to move, each with its stroke and odds. Reads the
+        match and records nothing (the match goes on exactly as if it was never asked)."""
+        return service.hint(match_id, body.level, body.limit)
+
     @app.post("/api/matches/{match_id}/preview", responses=ERRORS, tags=["play"])
     def preview(match_id: int, body: schemas.PreviewIn) -> schemas.StudyShotOut:
         """The full aiming aid: the stroke simulated and ruled as it would play now, without noise; nothing is

@@ -142,6 +142,13 @@ class AdviseIn(Strict):
     limit: int = Field(5, ge=1, le=20)
 
 
+class HintIn(Strict):
+    """Ask the advisor for the person to move in a match: its level (stronger levels think longer)."""
+
+    level: SearchLevel = "club"
+    limit: int = Field(3, ge=1, le=10)
+
+
 class PlayerOut(BaseModel):
     name: str
     kind: str

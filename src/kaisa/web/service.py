@@ -6,7 +6,7 @@ action through the match and records it in one transaction) and answers with the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kaisa.call import Call, format_call, parse_call
 from kaisa.game import Choose, ClockConfig, IllegalActionError, PlaceW2, Shot, TakeBreak, action_to_json
@@ -24,9 +24,13 @@ from kaisa.session import (
     advise,
     aim,
     call_prospects,
+    study_setup,
     study_shot,
 )
 from kaisa.web import schemas
+
+if TYPE_CHECKING:
+    from kaisa.players.search import Evaluation
 
 
 def stroke_of(data: schemas.StrokeIn) -> Stroke:
@@ -125,6 +129,11 @@ class MatchService:
         with self.sessions.open(match_id) as session:
             return view_out(session.undo())
 
+    def hint(self, match_id: int, level: str, limit: int) -> list[schemas.AdviceOut]:
+        """The advisor's best calls for the person to move (read under the match's lock; nothing is recorded)."""
+        with self.sessions.open(match_id) as session:
+            return [advice_out(e) for e in session.hint(level)[:limit]]
+
     def aim(self, match_id: int, call: Call, stroke: Stroke) -> schemas.AimOut:
         """The aim helper on the match as it stands (a read: nothing is recorded)."""
         with self.sessions.open(match_id) as session:
@@ -159,31 +168,24 @@ class MatchService:
 
     def study_aim(self, position: Position, game: GameState | None, call: Call, stroke: Stroke) -> schemas.AimOut:
         game = game or GameState(shooter=stroke.ball)
+        position, placed = study_setup(position, game, stroke)
+        assert placed is not None
+        stroke = placed
         return schemas.AimOut.model_validate(aim(position, game, call, stroke).to_json())
 
     def study_shot(
         self, position: Position, stroke: Stroke, call: Call | None, game: GameState | None
     ) -> schemas.StudyShotOut:
-        shot = study_shot(position, stroke, call, game)
+        game = game or GameState(shooter=stroke.ball)
+        position, placed = study_setup(position, game, stroke)
+        assert placed is not None
+        shot = study_shot(position, placed, call, game)
         return schemas.StudyShotOut(record=shot.record.to_json(), ruling=shot.ruling.to_json())
 
     def advise(self, position: Position, game: GameState | None, level: str, limit: int) -> list[schemas.AdviceOut]:
-        return [
-            schemas.AdviceOut(
-                call=None if e.call is None else format_call(e.call),
-                kind=e.kind,
-                stroke=e.stroke.to_json(),
-                p_pot=e.p_pot,
-                expected_points=e.expected_points,
-                p_foul=e.p_foul,
-                p_win=e.p_win,
-                penalties=e.penalties,
-                window=e.window,
-                position_value=e.position_value,
-                score=e.score,
-            )
-            for e in advise(position, game, level)[:limit]
-        ]
+        game = game or GameState()
+        position, _ = study_setup(position, game)
+        return [advice_out(e) for e in advise(position, game, level)[:limit]]
 
     # --- helpers --------------------------------------------------------------------------------------
 
@@ -207,6 +209,22 @@ class MatchService:
             created_at=info.created_at.isoformat(),
             updated_at=info.updated_at.isoformat(),
         )
+
+
+def advice_out(e: Evaluation) -> schemas.AdviceOut:
+    return schemas.AdviceOut(
+        call=None if e.call is None else format_call(e.call),
+        kind=e.kind,
+        stroke=e.stroke.to_json(),
+        p_pot=e.p_pot,
+        expected_points=e.expected_points,
+        p_foul=e.p_foul,
+        p_win=e.p_win,
+        penalties=e.penalties,
+        window=e.window,
+        position_value=e.position_value,
+        score=e.score,
+    )
 
 
 def position_of(data: schemas.PositionIn) -> Position:
