@@ -1,0 +1,599 @@
+// The competition pages: the director's page (create, register, draw, start games on tables, type results),
+// the bracket for players and the hall TV. No rules live here: the server's kaavio (kaisa.competition) decides
+// pairings, readiness and placings; these pages show what it answered and send the director's changes.
+
+import "./club-strings.js";
+import "./kaavio-strings.js";
+import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
+import { el } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const API = "/api/kaavio/competitions";
+const KINDS = ["TuplaKaavio", "Pudari2Kierros", "Pudari3Kierros", "Pudari4Kierros", "Pudari5Kierros", "Pudari6Kierros", "KaksiKierrostaJaCup"];
+const PLACINGS = ["points", "finalists", "top3", "cup"];
+const TOKEN_KEY = (id) => `kaisa.kaavio.director.${id}`;
+
+let route = { screen: "home" };
+let view = null; // the competition as last answered
+let source = null; // the live stream
+let shownMode = null; // the placing mode shown at the end
+let pending = null; // the game a dialog acts on
+
+// --- talking to the server ------------------------------------------------------------------------------------
+
+class KaavioError extends Error {
+  constructor(status, body) {
+    super((body && (body.en || body.detail)) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+  said() {
+    return (lang() === "fi" ? this.body.fi : this.body.en) || this.message;
+  }
+}
+
+function newKey() {
+  // crypto.randomUUID needs a secure context; a club's LAN page is plain http
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+}
+
+async function call(method, path, body = undefined, { token = null, key = false } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Kaisa-Token"] = token;
+  if (key) headers["Idempotency-Key"] = newKey();
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new KaavioError(res.status, data);
+  return data;
+}
+
+function token() {
+  if (route.screen !== "director") return null;
+  try {
+    return localStorage.getItem(TOKEN_KEY(route.id));
+  } catch {
+    return route.token || null;
+  }
+}
+
+// --- messages -------------------------------------------------------------------------------------------------
+
+function showMessage(text, kind = "error") {
+  $("message-text").textContent = text;
+  const box = $("message");
+  box.className = `message ${kind}`;
+  box.dataset.kind = kind;
+  box.hidden = false;
+}
+
+function clearMessage() {
+  $("message").hidden = true;
+}
+
+function showError(error) {
+  console.error(error);
+  showMessage(error instanceof KaavioError ? error.said() : error && error.message ? error.message : String(error));
+}
+
+// --- routing --------------------------------------------------------------------------------------------------
+
+function parseRoute() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  if (parts[0] === "director" && /^\d+$/.test(parts[1] || "")) return { screen: "director", id: Number(parts[1]), token: parts[2] || null };
+  if ((parts[0] === "bracket" || parts[0] === "tv") && /^\d+$/.test(parts[1] || "")) return { screen: parts[0], id: Number(parts[1]) };
+  return { screen: "home" };
+}
+
+function showScreen(name) {
+  for (const id of ["screen-home", "screen-director", "screen-bracket"]) $(id).hidden = id !== `screen-${name}`;
+  document.body.dataset.screen = name;
+  document.body.classList.toggle("tv", route.screen === "tv");
+}
+
+async function enter() {
+  route = parseRoute();
+  if (source) source.close();
+  source = null;
+  view = null;
+  clearMessage();
+  if (route.screen === "director" && route.token) {
+    try {
+      localStorage.setItem(TOKEN_KEY(route.id), route.token);
+    } catch {
+      // private mode: the link's token lasts for this page
+    }
+  }
+  if (route.screen === "home") {
+    showScreen("home");
+    await renderHome();
+    return;
+  }
+  showScreen(route.screen === "director" ? "director" : "bracket");
+  if (route.screen === "director" && !token()) {
+    showMessage(t("kv.noToken"));
+    return;
+  }
+  await reload();
+  listen();
+}
+
+async function reload() {
+  try {
+    const path = route.screen === "director" ? `${API}/${route.id}/director` : `${API}/${route.id}`;
+    show(await call("GET", path, undefined, { token: token() }));
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function listen() {
+  source = new EventSource(`${API}/${route.id}/stream`);
+  source.addEventListener("view", (event) => {
+    const next = JSON.parse(event.data);
+    if (view && next.version === view.version && route.screen !== "director" && !hasLive(next)) return;
+    if (route.screen === "director") reload(); // the director's view carries the markers' links
+    else show(next);
+  });
+  source.onerror = () => {
+    if (route.screen === "tv" || route.screen === "bracket") showMessage(t("kv.offline"), "info");
+  };
+  source.onopen = () => {
+    if (!$("message").hidden && $("message").dataset.kind === "info") clearMessage();
+  };
+}
+
+function hasLive(v) {
+  return v.games.some((g) => g.live);
+}
+
+// --- the home screen ------------------------------------------------------------------------------------------
+
+function fillChoices() {
+  const kind = $("form-new").kind;
+  const chosen = kind.value || "TuplaKaavio";
+  kind.replaceChildren(...KINDS.map((k) => el("option", { value: k }, kindLabel(k))));
+  kind.value = chosen;
+  const placing = $("form-new").placing;
+  const place = placing.value || "points";
+  placing.replaceChildren(...PLACINGS.map((p) => el("option", { value: p }, t(`kv.placing.${p}`))));
+  placing.value = place;
+}
+
+function kindLabel(kind) {
+  const m = /^Pudari(\d)Kierros$/.exec(kind);
+  return m ? t("kv.kind.ko", { k: m[1] }) : t(`kv.kind.${kind}`);
+}
+
+async function renderHome() {
+  fillChoices();
+  const form = $("form-new");
+  if (!form.date.value) form.date.value = new Date().toISOString().slice(0, 10);
+  let list = [];
+  try {
+    list = await call("GET", API);
+  } catch (error) {
+    showError(error);
+  }
+  const mine = (id) => {
+    try {
+      return localStorage.getItem(TOKEN_KEY(id));
+    } catch {
+      return null;
+    }
+  };
+  $("list").replaceChildren(
+    ...(list.length
+      ? list.map((c) =>
+          el(
+            "li",
+            { "data-testid": "competition-item" },
+            el("span", { class: "grow" }, el("b", {}, c.name), ` · ${c.date || ""} · ${t("kv.list.players", { n: c.players })} · `,
+              t(c.finished ? "kv.list.finished" : c.drawn ? "kv.list.running" : "kv.list.open")),
+            mine(c.id) ? el("a", { class: "button small", href: `#/director/${c.id}` }, t("kv.list.direct")) : null,
+            el("a", { class: "button small", href: `#/bracket/${c.id}` }, t("kv.list.bracket")),
+          ),
+        )
+      : [el("li", { class: "hint" }, t("kv.list.empty"))]),
+  );
+}
+
+async function createCompetition(event) {
+  event.preventDefault();
+  const form = $("form-new");
+  const body = {
+    name: form.name.value.trim(),
+    date: form.date.value,
+    club: form.club.value.trim(),
+    kind: form.kind.value,
+    target: Number(form.target.value),
+    placing: form.placing.value,
+    entry_fee: Number(form.fee.value || 0),
+    tables: form.tables.value.split(",").map((s) => s.trim()).filter(Boolean),
+  };
+  $("create").disabled = true;
+  try {
+    const made = await call("POST", API, body);
+    try {
+      localStorage.setItem(TOKEN_KEY(made.id), made.token);
+    } catch {
+      // private mode
+    }
+    location.hash = made.director_url.replace(/^\/kaavio/, "");
+  } catch (error) {
+    showError(error);
+  } finally {
+    $("create").disabled = false;
+  }
+}
+
+// --- shared pieces --------------------------------------------------------------------------------------------
+
+function playerName(number) {
+  const p = view.players.find((x) => x.number === number);
+  return p ? p.name : String(number);
+}
+
+function scoreText(g) {
+  if (g.player2 === null) return t("kv.walkover");
+  return `${g.points1 || "0"}–${g.points2 || "0"}`;
+}
+
+function names(g, { live = false } = {}) {
+  const winner = g.winner;
+  const who = (i) => {
+    const number = i === 0 ? g.player1 : g.player2;
+    if (number === null) return el("span", { class: "who" }, "—");
+    const cls = winner === null ? "who" : winner === number ? "who won" : "who lost";
+    return el("span", { class: cls }, el("small", { class: "num" }, `${number}`), g.names[i] || playerName(number));
+  };
+  const middle = live && g.live
+    ? el("span", { class: "score live", "data-testid": "live-score" }, `${g.live.scores[0]}–${g.live.scores[1]}`)
+    : g.state === "played"
+      ? el("span", { class: "score" }, scoreText(g))
+      : el("span", { class: "vs" }, "–");
+  return el("span", { class: "pair" }, who(0), middle, who(1));
+}
+
+function meta(g) {
+  const bits = [t("kv.gameRound", { n: g.number, r: g.round })];
+  if (g.table) bits.push(t("kv.table", { t: g.table }));
+  if (g.comment && g.comment.startsWith("Haettu käsin")) bits.push(t("kv.byHand"));
+  return el("small", { class: "meta" }, bits.join(" · "));
+}
+
+function gameItem(g, actions = [], { live = false } = {}) {
+  const extra = [];
+  if (live && g.state === "running") {
+    if (g.live) extra.push(el("small", { class: "meta", "data-testid": "live-innings" }, t("kv.liveInnings", { i: Math.max(...g.live.innings) })));
+    else if (g.match_id) extra.push(el("small", { class: "meta" }, t("kv.waitingMarker")));
+  }
+  return el(
+    "li",
+    { class: `game ${g.state}`, "data-testid": `game-${g.number}`, dataset: { number: g.number, state: g.state } },
+    el("div", { class: "line" }, g.table && g.state === "running" ? el("span", { class: "table-chip" }, g.table) : null, names(g, { live })),
+    el("div", { class: "sub" }, meta(g), ...extra, ...actions),
+  );
+}
+
+function byRound(games) {
+  const rounds = new Map();
+  for (const g of games) {
+    if (!rounds.has(g.round)) rounds.set(g.round, []);
+    rounds.get(g.round).push(g);
+  }
+  return [...rounds.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+function roundsBlock(games, actions) {
+  const played = games.filter((g) => g.state === "played");
+  if (!played.length) return [el("p", { class: "hint" }, t("kv.nothing"))];
+  return byRound(played)
+    .reverse()
+    .map(([r, list]) =>
+      el(
+        "div",
+        { class: "round", "data-testid": `round-${r}` },
+        el("h3", {}, t("kv.round", { n: r })),
+        el("ul", { class: "games compact" }, ...list.map((g) => gameItem(g, actions(g)))),
+      ),
+    );
+}
+
+function subtitle() {
+  const s = view.settings;
+  const kind = lang() === "fi" ? view.kind_label.fi : view.kind_label.en;
+  const bits = [s.date, s.club, t("kv.sub", { kind, target: s.target, tables: s.tables.join(", ") })].filter(Boolean);
+  return bits.join(" · ");
+}
+
+function finalBlock(box) {
+  if (!view.finished || !view.placings) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const modes = Object.keys(view.placings);
+  if (!shownMode || !modes.includes(shownMode)) shownMode = modes.includes(view.settings.placing) ? view.settings.placing : modes[0];
+  const rows = view.placings[shownMode];
+  const winner = rows.find((r) => r.place === 1);
+  const select = el(
+    "select",
+    { "data-testid": "placing-mode", onchange: (e) => { shownMode = e.target.value; finalBlock(box); } },
+    ...modes.map((m) => el("option", { value: m, selected: m === shownMode }, t(`kv.placing.${m}`))),
+  );
+  const prizes = view.prizes && shownMode === view.settings.placing ? view.prizes : null;
+  box.replaceChildren(
+    el("h2", {}, t("kv.final.title")),
+    winner ? el("p", { class: "winner", "data-testid": "winner" }, t("kv.final.winner", { name: winner.name })) : null,
+    el("label", { class: "mode" }, el("span", {}, t("kv.final.mode")), select),
+    el(
+      "table",
+      { class: "placings", "data-testid": "placings" },
+      el("thead", {}, el("tr", {}, ...["place", "name", "wins", "points"].map((k) => el("th", {}, t(`kv.final.${k}`))), prizes ? el("th", {}, "€") : null)),
+      el(
+        "tbody",
+        {},
+        ...rows.map((r, i) =>
+          el("tr", {}, el("td", {}, `${r.place}.`), el("td", {}, r.name), el("td", {}, r.wins), el("td", {}, r.points),
+            prizes ? el("td", { "data-testid": "prize" }, prizes[i] ? `${prizes[i].amount} €` : "") : null),
+        ),
+      ),
+    ),
+  );
+}
+
+// --- the director's page --------------------------------------------------------------------------------------
+
+function show(next) {
+  view = next;
+  if (route.screen === "director") renderDirector();
+  else renderBracket();
+}
+
+function renderDirector() {
+  const v = view;
+  $("d-title").textContent = v.settings.name;
+  $("d-sub").textContent = subtitle();
+  $("d-bracket").href = `/kaavio#/bracket/${v.id}`;
+  $("d-tv").href = `/kaavio#/tv/${v.id}`;
+  $("d-xml").href = `${API}/${v.id}/kaisakaavio.xml`;
+  // registration, and late entries until a round-2 game starts
+  $("d-register").hidden = !v.late_entries;
+  $("draw").hidden = v.drawn;
+  $("d-register-title").textContent = t(v.drawn ? "kv.reg.lateTitle" : "kv.reg.title");
+  $("d-register-hint").textContent = v.drawn ? t("kv.reg.late") : t("kv.reg.before", { n: v.players.length });
+  $("draw").disabled = v.players.length < 4;
+  // games
+  const running = v.games.filter((g) => g.state === "running");
+  const ready = v.games.filter((g) => g.state === "ready");
+  $("d-running-card").hidden = !v.drawn;
+  $("d-ready-card").hidden = !v.drawn || v.finished;
+  $("d-running").replaceChildren(
+    ...(running.length ? running.map((g) => gameItem(g, runningActions(g), { live: true })) : [el("li", { class: "hint" }, t("kv.nothing"))]),
+  );
+  const free = v.tables.filter((x) => x.game === null).map((x) => x.table);
+  $("d-tables").textContent = free.length ? t("kv.freeTables", { t: free.join(", ") }) : t("kv.noFreeTables");
+  $("d-ready").replaceChildren(
+    ...(ready.length
+      ? ready.map((g) =>
+          gameItem(g, [
+            el("button", { type: "button", class: "primary", "data-testid": `start-${g.number}`, disabled: !free.length, onclick: () => openStart(g) }, t("kv.start")),
+            el("button", { type: "button", "data-testid": `type-${g.number}`, onclick: () => openResult(g) }, t("kv.type")),
+          ]),
+        )
+      : [el("li", { class: "hint" }, t("kv.nothing"))]),
+  );
+  $("d-players").replaceChildren(...v.players.slice().sort((a, b) => (a.number || 999) - (b.number || 999) || a.name.localeCompare(b.name)).map(playerItem));
+  $("d-rounds").replaceChildren(...roundsBlock(v.games, (g) => (g.player2 === null ? [] : [el("button", { type: "button", class: "small", "data-testid": `correct-${g.number}`, onclick: () => openResult(g) }, t("kv.correct"))])));
+  $("d-pair-card").hidden = !v.drawn || v.finished;
+  const options = v.players.filter((p) => !p.out && p.playing === null).map((p) => el("option", { value: p.number }, `${p.number} ${p.name}`));
+  $("form-pair").a.replaceChildren(...options.map((o) => o.cloneNode(true)));
+  $("form-pair").b.replaceChildren(...options);
+  finalBlock($("d-final"));
+}
+
+function runningActions(g) {
+  const out = [];
+  const url = view.markers && view.markers[String(g.number)];
+  if (url) {
+    out.push(el("a", { class: "button small", href: url, target: "_blank", rel: "noopener", "data-testid": `marker-${g.number}` }, t("kv.marker")));
+    out.push(el("button", { type: "button", class: "small", onclick: () => copy(location.origin + url) }, t("kv.copy")));
+  } else if (!g.match_id) {
+    out.push(el("small", { class: "meta" }, t("kv.noMarker")));
+  }
+  out.push(el("button", { type: "button", class: "small", "data-testid": `type-${g.number}`, onclick: () => openResult(g) }, t("kv.type")));
+  return out;
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    showMessage(t("kv.copied"), "info");
+  } catch {
+    window.prompt(t("kv.copy"), text);
+  }
+}
+
+function playerItem(p) {
+  let status = t("kv.status.in");
+  let cls = "in";
+  if (view.finished && !p.out) [status, cls] = [t("kv.status.winner"), "winner"];
+  else if (p.out) [status, cls] = [t("kv.status.out"), "out"];
+  else if (p.playing !== null) {
+    const g = view.games.find((x) => x.number === p.playing);
+    [status, cls] = [t("kv.status.playing", { t: g ? g.table : "" }), "playing"];
+  } else if (p.waiting) [status, cls] = [t("kv.status.waiting"), "waiting"];
+  return el(
+    "li",
+    { class: `player ${cls}`, "data-testid": "player", dataset: { number: p.number } },
+    el("small", { class: "num" }, p.number ? String(p.number) : "·"),
+    el("span", { class: "grow" }, p.name, p.club ? el("small", { class: "club" }, ` ${p.club}`) : null),
+    view.drawn ? el("small", { class: "rec" }, t("kv.record", { w: p.wins, l: p.losses })) : null,
+    view.drawn ? el("small", { class: `status ${cls}` }, status) : null,
+  );
+}
+
+async function addPlayer(event) {
+  event.preventDefault();
+  const form = $("form-player");
+  const name = form.name.value.trim();
+  if (!name) return;
+  try {
+    const changed = await call("POST", `${API}/${route.id}/players`, { name, club: form.club.value.trim() }, { token: token(), key: true });
+    form.name.value = "";
+    form.name.focus();
+    showMessage(t("kv.reg.added", { name }), "info");
+    show(changed.competition);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function draw() {
+  $("draw").disabled = true;
+  try {
+    const changed = await call("POST", `${API}/${route.id}/draw`, {}, { token: token(), key: true });
+    showMessage(t("kv.drawn", { n: changed.competition.games.filter((g) => g.state === "ready").length }), "info");
+    show(changed.competition);
+  } catch (error) {
+    showError(error);
+    $("draw").disabled = false;
+  }
+}
+
+function openStart(g) {
+  pending = g;
+  const form = $("form-start");
+  $("start-title").textContent = t("kv.start.title", { n: g.number, a: g.names[0], b: g.names[1] });
+  const free = view.tables.filter((x) => x.game === null).map((x) => x.table);
+  form.table.replaceChildren(...free.map((x) => el("option", { value: x }, x)));
+  $("start-lag-0").textContent = g.names[0];
+  $("start-lag-1").textContent = g.names[1];
+  form.lag.value = "0";
+  $("start-lag").disabled = !form.marker.checked;
+  $("dlg-start").showModal();
+}
+
+async function start(event) {
+  event.preventDefault();
+  const g = pending;
+  const form = $("form-start");
+  const body = {
+    table: form.table.value || null,
+    marker: form.marker.checked,
+    lag_winner: Number(form.lag.value),
+    winner_takes: form.takes.value,
+    expect: [g.player1, g.player2],
+  };
+  $("dlg-start").close();
+  try {
+    const changed = await call("POST", `${API}/${route.id}/games/${g.number}/start`, body, { token: token(), key: true });
+    showMessage(t("kv.started", { n: g.number, t: changed.answer.table }), "info");
+    await reload();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function openResult(g) {
+  pending = g;
+  const form = $("form-result");
+  $("result-title").textContent = t("kv.result.title", { n: g.number });
+  $("result-name-1").textContent = g.names[0];
+  $("result-name-2").textContent = g.names[1];
+  form.p1.value = g.points1 || "";
+  form.p2.value = g.points2 || "";
+  form.innings.value = g.innings || "";
+  form.l1.value = g.longest1 || "";
+  form.l2.value = g.longest2 || "";
+  $("dlg-result").showModal();
+  form.p1.focus();
+}
+
+async function saveResult(event) {
+  event.preventDefault();
+  const g = pending;
+  const form = $("form-result");
+  const body = {
+    points1: form.p1.value.trim(),
+    points2: form.p2.value.trim(),
+    innings: Number(form.innings.value || 0),
+    longest1: Number(form.l1.value || 0),
+    longest2: Number(form.l2.value || 0),
+    expect: [g.player1, g.player2],
+  };
+  try {
+    const changed = await call("POST", `${API}/${route.id}/games/${g.number}/result`, body, { token: token(), key: true });
+    $("dlg-result").close();
+    const added = changed.answer.added || [];
+    showMessage(added.length ? t("kv.result.added", { n: g.number, k: added.length }) : t("kv.result.saved", { n: g.number }), "info");
+    await reload();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function pair(event) {
+  event.preventDefault();
+  const form = $("form-pair");
+  try {
+    const changed = await call("POST", `${API}/${route.id}/pair`, { players: [Number(form.a.value), Number(form.b.value)], reason: form.reason.value.trim() }, { token: token(), key: true });
+    form.reason.value = "";
+    show(changed.competition);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// --- the bracket and the hall TV ------------------------------------------------------------------------------
+
+function renderBracket() {
+  const v = view;
+  $("b-title").textContent = v.settings.name;
+  $("b-sub").textContent = subtitle();
+  const running = v.games.filter((g) => g.state === "running");
+  const ready = v.games.filter((g) => g.state === "ready");
+  $("b-running").replaceChildren(
+    ...(running.length ? running.map((g) => gameItem(g, [], { live: true })) : [el("li", { class: "hint" }, t("kv.nothing"))]),
+  );
+  $("b-ready").replaceChildren(...(ready.length ? ready.map((g) => gameItem(g)) : [el("li", { class: "hint" }, t("kv.nothing"))]));
+  const waiting = v.players.filter((p) => p.waiting);
+  const out = v.players.filter((p) => p.out);
+  $("b-waiting").textContent = waiting.length ? waiting.map((p) => `${p.number} ${p.name}`).join(", ") : t("kv.none");
+  $("b-out").textContent = out.length ? out.map((p) => `${p.number} ${p.name} (${p.wins}–${p.losses})`).join(", ") : t("kv.none");
+  $("b-rounds").replaceChildren(...roundsBlock(v.games, () => []));
+  for (const id of ["b-running-card", "b-ready-card"]) $(id).hidden = v.finished || !v.drawn;
+  finalBlock($("b-final"));
+}
+
+// --- start ----------------------------------------------------------------------------------------------------
+
+function init() {
+  let stored = null;
+  try {
+    stored = localStorage.getItem("kaisa.lang");
+  } catch {
+    stored = null;
+  }
+  if (stored !== "fi" && stored !== "en") setLang("fi"); // Finnish first: the clubs' language
+  applyLabels(document);
+  for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
+  onLangChange(() => {
+    if (route.screen === "home") fillChoices();
+    if (view) show(view);
+  });
+  $("message-close").addEventListener("click", clearMessage);
+  $("form-new").addEventListener("submit", createCompetition);
+  $("form-player").addEventListener("submit", addPlayer);
+  $("draw").addEventListener("click", draw);
+  $("form-start").addEventListener("submit", start);
+  $("form-start").marker.addEventListener("change", () => ($("start-lag").disabled = !$("form-start").marker.checked));
+  $("form-result").addEventListener("submit", saveResult);
+  $("form-pair").addEventListener("submit", pair);
+  for (const button of document.querySelectorAll("dialog [data-close]")) button.addEventListener("click", () => button.closest("dialog").close());
+  window.addEventListener("hashchange", enter);
+  enter();
+}
+
+init();
