@@ -8,7 +8,6 @@ malformed input must raise a :class:`NotationError` naming its line.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 
@@ -29,7 +28,6 @@ from kaisa.game import (
     replay,
 )
 from kaisa.model import BallId, Stroke
-from kaisa.players import BaselinePlayer, MatchStalledError, play_match
 from kaisa.records.notation import (
     TAGS,
     NotationError,
@@ -129,27 +127,6 @@ def assert_same_play(original: Match, replayed: Match) -> None:
 @pytest.fixture(scope="module")
 def hand_match() -> Match:
     return replay(HAND_CONFIG, HAND_ACTIONS)
-
-
-@pytest.fixture(scope="module")
-def seeded_match() -> Match:
-    """150 actions of a match between two baseline players (a whole one takes a few hundred)."""
-    match = Match(MatchConfig(players=("Baseline A", "Baseline B"), noise=(1.0, 1.0), seed=2))
-    with contextlib.suppress(MatchStalledError):
-        play_match(match, (BaselinePlayer("Baseline A", seed=1), BaselinePlayer("Baseline B", seed=2)), max_actions=150)
-    return match
-
-
-@pytest.fixture(scope="module")
-def shootout_match() -> Match:
-    """A whole match on the simulated clock: time runs out, the final innings, a shoot-out, a result (6)."""
-    match = Match(
-        MatchConfig(players=("Baseline A", "Baseline B"), clock=ClockConfig("sim", 30.0), noise=(1.0, 1.0), seed=2)
-    )
-    play_match(match, (BaselinePlayer("Baseline A", seed=1), BaselinePlayer("Baseline B", seed=2)), max_actions=600)
-    assert match.state.result is not None
-    assert match.state.shootout is not None
-    return match
 
 
 # --- the hand-made record ---------------------------------------------------------------------------------

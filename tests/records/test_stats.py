@@ -8,21 +8,20 @@ penalty shoot-out check the invariants that tie the figures to the match state.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kaisa.call import parse_call
 from kaisa.errors import FormatError
-from kaisa.game import Action, Choose, ClockConfig, Lag, Match, MatchConfig, PlaceW2, Shot, replay
+from kaisa.game import Action, Choose, Lag, Match, MatchConfig, PlaceW2, Shot, replay
 from kaisa.model import BallId, Position, ShotRecord, Stroke
 from kaisa.physics import simulate
-from kaisa.players import BaselinePlayer, MatchStalledError, play_match
 from kaisa.records.notation import write_match
 from kaisa.records.stats import (
     MATCH_COLUMNS,
@@ -34,9 +33,11 @@ from kaisa.records.stats import (
     from_json,
     match_stats,
     record_stats,
+    stored_stats,
     to_csv,
     to_json,
 )
+from kaisa.records.storage import Store, open_store
 from kaisa.referee import StrokeLog
 from kaisa.table import OFFICIAL, TableSpec
 from tests.referee_helpers import event
@@ -96,25 +97,6 @@ HAND_CONFIG = MatchConfig(players=("Aino", "Eero"))
 def hand_match() -> Match:
     script = [steps for _, steps in HAND if steps is not None]
     return replay(HAND_CONFIG, [action for action, _ in HAND], simulator=scripted(script))
-
-
-@pytest.fixture(scope="module")
-def seeded_match() -> Match:
-    match = Match(MatchConfig(players=("Baseline A", "Baseline B"), noise=(1.0, 1.0), seed=2))
-    with contextlib.suppress(MatchStalledError):
-        play_match(match, (BaselinePlayer("Baseline A", seed=1), BaselinePlayer("Baseline B", seed=2)), max_actions=150)
-    return match
-
-
-@pytest.fixture(scope="module")
-def shootout_match() -> Match:
-    match = Match(
-        MatchConfig(players=("Baseline A", "Baseline B"), clock=ClockConfig("sim", 30.0), noise=(1.0, 1.0), seed=2)
-    )
-    play_match(match, (BaselinePlayer("Baseline A", seed=1), BaselinePlayer("Baseline B", seed=2)), max_actions=600)
-    assert match.state.result is not None
-    assert match.state.shootout is not None
-    return match
 
 
 def assert_invariants(match: Match, stats: MatchStats) -> None:
@@ -353,3 +335,76 @@ def test_bad_statistics_json_is_a_format_error() -> None:
         MatchStats.from_json({"players": []})
     with pytest.raises(FormatError, match="malformed player statistics"):
         PlayerStats.from_json({"player": 1})
+
+
+# --- the fast path: statistics read from the stored rulings --------------------------------------------------
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with open_store(f"sqlite:///{tmp_path / 'stats.sqlite3'}") as opened:
+        yield opened
+
+
+def _replayed(store: Store, match_id: int) -> MatchStats:
+    """The slow path: the stored actions played again through the physics and the referee."""
+    config, _, actions = store.load(match_id)
+    return match_stats(replay(config, actions), event=f"match {match_id}")
+
+
+def test_stored_statistics_equal_the_replayed_ones_on_seeded_matches(
+    store: Store, hand_match: Match, seeded_match: Match, shootout_match: Match
+) -> None:
+    """The figures `kaisa stats` reads from the database (one bulk read, no physics) equal those of the matches
+    played again: an unfinished match with fouls, a whole match with a shoot-out, and the hand-checked one."""
+    ids = [store.import_match(m) for m in (seeded_match, shootout_match)]
+    fast = list(stored_stats(store, ids))
+    assert [s.to_json() for s in fast] == [_replayed(store, i).to_json() for i in ids]
+    assert fast[0] == match_stats(seeded_match, event=f"match {ids[0]}")
+    assert fast[1] == match_stats(shootout_match, event=f"match {ids[1]}")
+    hand_id = store.import_match(hand_match)  # scripted shots: compared with the match as played
+    assert next(stored_stats(store, [hand_id])) == match_stats(hand_match, event=f"match {hand_id}")
+
+
+def test_stored_statistics_of_a_match_with_no_action_yet(store: Store) -> None:
+    match_id = store.create_match(MatchConfig(players=("Aino", "Eero")))
+    [stats] = stored_stats(store, [match_id])
+    assert stats == match_stats(Match(MatchConfig(players=("Aino", "Eero"))), event=f"match {match_id}")
+
+
+def test_a_stored_ruling_without_its_net_points_is_read_in_full(store: Store, seeded_match: Match) -> None:
+    """A ruling stored without ``points`` (an older writer) cannot give the points earned from the bulk read:
+    the match is read in full instead, with the same figures."""
+    from sqlalchemy import select, update
+    from sqlalchemy.orm import Session
+
+    from kaisa.records.storage.models import ActionRow
+
+    match_id = store.import_match(seeded_match)
+    with Session(store.engine) as session, session.begin():
+        for row_id, outcome in session.execute(
+            select(ActionRow.id, ActionRow.outcome).where(ActionRow.match_id == match_id)
+        ).all():
+            if isinstance(outcome.get("ruling"), dict):
+                outcome = {**outcome, "ruling": {k: v for k, v in outcome["ruling"].items() if k != "points"}}
+                session.execute(update(ActionRow).where(ActionRow.id == row_id).values(outcome=outcome))
+    [stats] = stored_stats(store, [match_id])
+    assert stats == match_stats(seeded_match, event=f"match {match_id}")
+
+
+def test_a_malformed_stored_state_is_a_format_error_naming_the_match(store: Store, seeded_match: Match) -> None:
+    from sqlalchemy import update
+    from sqlalchemy.orm import Session
+
+    from kaisa.records.storage.models import ActionRow
+
+    match_id = store.import_match(seeded_match)
+    with Session(store.engine) as session, session.begin():
+        state = seeded_match.stack[10].before.to_json()
+        session.execute(
+            update(ActionRow)
+            .where(ActionRow.match_id == match_id, ActionRow.action_index == 9)
+            .values(state_after={**state, "innings": ["W1", 3]})
+        )
+    with pytest.raises(FormatError, match=f"match {match_id}"):
+        list(stored_stats(store, [match_id]))

@@ -38,7 +38,7 @@ import io
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kaisa.errors import FormatError
 from kaisa.game import Entry, MarkedShot, Match, MatchConfig, MatchState, Phase, Result, Shot
@@ -243,34 +243,29 @@ class _Player:
     legal: int = 0
 
 
-@dataclass(frozen=True)
-class _StateView:
+class _StateView(NamedTuple):
     """What statistics read of a match state: its phase, the players' cue balls, the innings begun, who is at
-    the table."""
+    the table. Ball ids and the phase are :class:`~kaisa.model.BallId` and :class:`~kaisa.game.Phase` values or
+    their plain strings (the stored JSON, read as it is): both are ``str`` and compare and hash alike."""
 
-    phase: Phase
-    owners: tuple[BallId, BallId] | None
-    innings: Mapping[BallId, int]
-    shooter: BallId
-
-    def player_of(self, cue_ball: BallId) -> int:
-        assert self.owners is not None
-        return self.owners.index(cue_ball)
+    phase: str
+    owners: Sequence[str] | None
+    innings: Mapping[Any, int]
+    shooter: str
 
     @classmethod
     def of(cls, state: MatchState) -> _StateView:
         return cls(state.phase, state.owners, state.innings, state.game.shooter)
 
 
-@dataclass(frozen=True)
-class _Step:
+class _Step(NamedTuple):
     """What statistics read of one action and its stored ruling."""
 
     lag: bool
     stroke: bool
     """A stroke the referee ruled (a played or marked shot)."""
     called: bool = False
-    shooter: BallId = BallId.W1
+    shooter: str = BallId.W1
     scored: int = 0
     fouls: tuple[tuple[str, int], ...] = ()
     """(clause, points) of each foul item."""
@@ -299,51 +294,66 @@ def entries_stats(
     config: MatchConfig, entries: Sequence[Entry], final: MatchState, *, event: str = "", date: str = ""
 ) -> MatchStats:
     """Statistics from a stack of entries that starts at the lag; ``final`` is the state after the last."""
-    steps = [(_step_of(e), _StateView.of(e.before)) for e in entries]
-    return _steps_stats(config.players, steps, _StateView.of(final), final.result, event=event, date=date)
+    steps = [_step_of(e) for e in entries]
+    states = [_StateView.of(e.before) for e in entries]
+    states.append(_StateView.of(final))
+    return _steps_stats(config.players, steps, states, final.result, event=event, date=date)
 
 
 def _steps_stats(
     names: tuple[str, str],
-    steps: Sequence[tuple[_Step, _StateView]],
-    final: _StateView,
+    steps: Sequence[_Step],
+    states: Sequence[_StateView],
     result: Result | None,
     *,
     event: str = "",
     date: str = "",
 ) -> MatchStats:
-    """The statistics of a match from its steps, each with the state before it; ``final`` is the last state."""
+    """The statistics of a match from its steps and its states: ``states[i]`` is the state before ``steps[i]``
+    and the last one the final state. One pass over plain values (this loop is what ``kaisa stats`` spends its
+    time on for a club's thousand matches)."""
     acc = (_Player(), _Player())
     lags = 0
-    for index, (step, before) in enumerate(steps):
-        after = steps[index + 1][1] if index + 1 < len(steps) else final
+    shootout_phase = Phase.SHOOTOUT
+    for index, step in enumerate(steps):
+        before = states[index]
+        after = states[index + 1]
         lags += step.lag
         if step.stroke:
-            p = acc[before.player_of(step.shooter)]
-            shootout = before.phase is Phase.SHOOTOUT
-            if not p.innings or p.innings[-1].shootout != shootout:
-                p.innings.append(_Inning(shootout))  # a stack that does not start at the lag
-            penalty = -sum(points for _, points in step.fouls)
-            net = step.scored - penalty
-            p.innings[-1].scored += step.scored
+            assert before.owners is not None
+            p = acc[before.owners.index(step.shooter)]
+            shootout = before.phase == shootout_phase
+            innings = p.innings
+            if not innings or innings[-1].shootout != shootout:
+                innings.append(_Inning(shootout))  # a stack that does not start at the lag
+            scored = step.scored
+            penalty = -sum(points for _, points in step.fouls) if step.fouls else 0
+            net = scored - penalty
+            innings[-1].scored += scored
             p.points += net
-            p.shootout_points += net if shootout else 0
+            if shootout:
+                p.shootout_points += net
             p.strokes += 1
-            p.scored += step.scored
-            p.penalty += penalty
-            p.fouls += bool(step.fouls)
-            for clause, _ in step.fouls:
-                p.by_clause[clause] = p.by_clause.get(clause, 0) + 1
+            p.scored += scored
+            if step.fouls:
+                p.penalty += penalty
+                p.fouls += 1
+                for clause, _ in step.fouls:
+                    p.by_clause[clause] = p.by_clause.get(clause, 0) + 1
             p.called += step.called
             p.legal += step.legal_pot
         # innings begun, as the match counts them
-        if after.owners is not None:
-            for cue_ball, count in after.innings.items():
-                began = count - before.innings.get(cue_ball, 0)
-                acc[after.player_of(cue_ball)].innings.extend(_Inning(False) for _ in range(max(0, began)))
-            if after.phase is Phase.SHOOTOUT and (before.phase is not Phase.SHOOTOUT or step.turn_passes):
-                acc[after.player_of(after.shooter)].innings.append(_Inning(True))
+        owners = after.owners
+        if owners is not None:
+            if after.innings != before.innings:
+                for cue_ball, count in after.innings.items():
+                    began = count - before.innings.get(cue_ball, 0)
+                    if began > 0:
+                        acc[owners.index(cue_ball)].innings.extend(_Inning(False) for _ in range(began))
+            if after.phase == shootout_phase and (before.phase != shootout_phase or step.turn_passes):
+                acc[owners.index(after.shooter)].innings.append(_Inning(True))
     # the result is passed in
+    final = states[-1]
     players = []
     for index, p in enumerate(acc):
         ball = final.owners[index] if final.owners is not None else None
@@ -351,9 +361,9 @@ def _steps_stats(
             PlayerStats(
                 player=index + 1,
                 name=names[index],
-                cue_ball=None if ball is None else ball.value,
+                cue_ball=None if ball is None else str(ball),
                 points=p.points,
-                recorded=None if result is None or ball is None else result.recorded[ball],
+                recorded=None if result is None or ball is None else result.recorded[BallId(ball)],
                 won=None if result is None else result.winner == ball,
                 innings=sum(not i.shootout for i in p.innings),
                 runs=tuple(i.scored for i in p.innings if not i.shootout),
@@ -370,7 +380,7 @@ def _steps_stats(
         )
     winner = None
     if result is not None and final.owners is not None:
-        winner = final.player_of(result.winner) + 1
+        winner = list(final.owners).index(result.winner) + 1
     return MatchStats(
         players=(players[0], players[1]),
         finished=result is not None,
@@ -392,7 +402,7 @@ _PROJECTION = Projection(
     action=(("kind",), ("call",)),
     outcome=(
         ("ruling", "shooter"),
-        ("ruling", "items"),
+        ("ruling", "points"),
         ("ruling", "fouls"),
         ("ruling", "legal_pot"),
         ("ruling", "turn_passes"),
@@ -400,49 +410,69 @@ _PROJECTION = Projection(
     ),
     state=(("phase",), ("owners",), ("innings",), ("game", "shooter")),
 )
-"""What statistics read of a stored match: the rulings' points and flags, and the states' innings."""
+"""What statistics read of a stored match: the rulings' points and flags, and the states' innings. A ruling's
+net ``points`` (its items and fouls) stand for its items, which carry their texts: the points earned are the net
+points less the fouls' (negative) points, and the database sends a number instead of the texts."""
+
+_PHASES = frozenset(Phase)
+_BALLS = frozenset(BallId)
+_STROKES = frozenset(("shot", "marked"))
 
 
-def _stored_state(values: list[Any]) -> _StateView:
-    phase, owners, innings, shooter = values
-    return _StateView(
-        Phase(phase),
-        None if owners is None else (BallId(owners[0]), BallId(owners[1])),
-        {BallId(b): int(n) for b, n in innings.items()},
-        BallId(shooter),
-    )
+class _UnreadableError(Exception):
+    """A stored ruling lacks its net points (a record older than the figure): read the match in full."""
+
+
+def _stored_states(match_id: int, states: Sequence[list[Any]]) -> list[_StateView]:
+    """The stored states as they are (plain strings), checked just enough that the figures cannot be wrong."""
+    out = []
+    for phase, owners, innings, shooter in states:
+        if phase not in _PHASES or shooter not in _BALLS or type(innings) is not dict:
+            raise FormatError(f"match {match_id}: a stored state is malformed")
+        if owners is not None and (type(owners) is not list or len(owners) != 2 or not _BALLS.issuperset(owners)):
+            raise FormatError(f"match {match_id}: a stored state's cue balls are malformed")
+        out.append(_StateView(phase, owners, innings, shooter))
+    return out
 
 
 def _stored_step(action: list[Any], outcome: list[Any]) -> _Step:
     kind, call = action
-    shooter, items, fouls, legal_pot, turn_passes, lag = outcome
-    if kind not in ("shot", "marked") or shooter is None:
-        return _Step(lag=lag is not None, stroke=False, turn_passes=bool(turn_passes))
+    shooter, points, fouls, legal_pot, turn_passes, lag = outcome
+    if kind not in _STROKES or shooter is None:
+        return _Step(lag is not None, False, turn_passes=bool(turn_passes))
+    if type(points) is not int:
+        raise _UnreadableError
+    if fouls:
+        penalties = tuple((str(f["clause"]), int(f["points"])) for f in fouls)
+        scored = points - sum(p for _, p in penalties)
+    else:
+        penalties, scored = (), points
     return _Step(
-        lag=lag is not None,
-        stroke=True,
-        called=call is not None,
-        shooter=BallId(shooter),
-        scored=sum(int(i["points"]) for i in items),
-        fouls=tuple((str(f["clause"]), int(f["points"])) for f in fouls),
-        legal_pot=bool(legal_pot),
-        turn_passes=bool(turn_passes),
+        lag is not None, True, call is not None, shooter, scored, penalties, bool(legal_pot), bool(turn_passes)
     )
 
 
 def stored_stats(store: Store, match_ids: Sequence[int] | None = None) -> Iterator[MatchStats]:
     """Statistics of stored matches (default: all, oldest first) read from their stored rulings and states:
-    nothing is simulated again, and the database picks out only the figures' parts of each record, so a club's
-    thousand matches take seconds. Each is labelled ``match N``; the figures equal :func:`match_stats` of the
-    match played (the tests check it)."""
+    nothing is simulated again, and the database picks out only the figures' parts of each record, one read per
+    hundred matches, so a club's thousand matches take seconds. Each is labelled ``match N``; the figures equal
+    :func:`match_stats` of the match played (the tests check it)."""
     for m in store.projections(_PROJECTION, match_ids):
         try:
-            befores = [_stored_state(m.initial)] + [_stored_state(state) for _, _, state in m.actions[:-1]]
-            steps = [(_stored_step(a, o), b) for (a, o, _), b in zip(m.actions, befores, strict=True)]
-            final = _stored_state(m.state)
+            # the state before each action, then the current state (which is the state after the last action)
+            befores = [m.initial, *(state for _, _, state in m.actions[:-1])] if m.actions else []
+            states = _stored_states(m.id, [*befores, m.state])
+            try:
+                steps = [_stored_step(a, o) for a, o, _ in m.actions]
+            except _UnreadableError:
+                stored = store.entries(m.id, records=False)
+                yield entries_stats(stored.config, stored.entries, stored.state, event=f"match {m.id}")
+                continue
+            if len(states) != len(steps) + 1:
+                raise ValueError("the states do not follow the actions")
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             raise FormatError(f"match {m.id}: a stored ruling or state is malformed ({exc})") from None
-        yield _steps_stats(m.config.players, steps, final, m.result, event=f"match {m.id}")
+        yield _steps_stats(m.config.players, steps, states, m.result, event=f"match {m.id}")
 
 
 def record_stats(text: str) -> MatchStats:
