@@ -1,0 +1,413 @@
+"""The competition API (/api/kaavio): a night from registration to placings, a marker's club match flowing into
+the kaavio, results entered twice or in any order, the director's token, and clear refusals. Real server parts
+throughout: the app on a SQLite file, the club's per-stroke scorekeeping, and a uvicorn server for the stream."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from kaisa.competition.kaisakaavio import from_xml
+from kaisa.records.storage import open_store
+from kaisa.web import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+NAMES = [
+    "Virtanen Matti",
+    "Korhonen Aino",
+    "Mäkinen Eero",
+    "Nieminen Liisa",
+    "Hämäläinen Pekka",
+    "Laine Sari",
+    "Heikkinen Olli",
+    "Koskinen Timo",
+    "Järvinen Anna",
+]
+API = "/api/kaavio/competitions"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    store = open_store(f"sqlite:///{tmp_path / 'kaavio.sqlite3'}")
+    with TestClient(create_app(store, close_store=True)) as c:
+        yield c
+
+
+class Night:
+    """A competition made through the API, with the director's token."""
+
+    def __init__(self, client: TestClient | httpx.Client, **settings: Any) -> None:
+        self.client = client
+        body = {"name": "Viikkokisa 3.12.", "date": "2026-12-03", "club": "KS", "tables": ["1", "2", "3"], **settings}
+        made = client.post(API, json=body)
+        assert made.status_code == 201, made.text
+        self.id: int = made.json()["id"]
+        self.token: str = made.json()["token"]
+        self.made = made.json()
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"X-Kaisa-Token": self.token}
+
+    def post(self, path: str, body: Any, key: str | None = None, token: str | None = "") -> Any:
+        """The answer (an httpx response, of the test client's or of a real connection)."""
+        headers = self.headers if token == "" else ({"X-Kaisa-Token": token} if token else {})
+        if key:
+            headers = {**headers, "Idempotency-Key": key}
+        return self.client.post(f"{API}/{self.id}{path}", json=body, headers=headers)
+
+    def ok(self, path: str, body: Any, key: str | None = None) -> dict[str, Any]:
+        answer = self.post(path, body, key)
+        assert answer.status_code == 200, answer.text
+        out: dict[str, Any] = answer.json()
+        return out
+
+    def view(self) -> dict[str, Any]:
+        answer = self.client.get(f"{API}/{self.id}")
+        assert answer.status_code == 200, answer.text
+        out: dict[str, Any] = answer.json()
+        return out
+
+    def register(self, names: list[str]) -> None:
+        for name in names:
+            self.ok("/players", {"name": name, "club": "KS"})
+
+    def game(self, number: int) -> dict[str, Any]:
+        return next(g for g in self.view()["games"] if g["number"] == number)
+
+    def ready(self) -> list[dict[str, Any]]:
+        return [g for g in self.view()["games"] if g["state"] == "ready"]
+
+
+def mark_to_60(client: TestClient | httpx.Client, marker_url: str) -> int:
+    """On the club API, as a marker would: W2 placed, then the breaker pots the kaisa ten times (6 points each)."""
+    match_id, token = marker_url.split("/")[-2:]
+    headers = {"X-Kaisa-Token": token}
+    base = f"/api/club/matches/{match_id}"
+    assert client.post(f"{base}/place-w2", json={"point": [0.71, 2.6]}, headers=headers).status_code == 200
+    for n in range(10):
+        marks: dict[str, Any] = {"pots": [["K", "FL"]], "first_contact": "K"}
+        if n == 0:
+            marks["place"] = [0.5, 0.3]
+        answer = client.post(f"{base}/strokes", json={"call": "K FL", "marks": marks}, headers=headers)
+        assert answer.status_code == 200, answer.text
+    return int(match_id)
+
+
+# --- a night ------------------------------------------------------------------------------------------------
+
+
+def test_a_nine_player_night_on_three_tables_from_registration_to_placings(client: TestClient) -> None:
+    night = Night(client, kind="Pudari3Kierros", placing="top3", entry_fee=10)
+    night.register(NAMES)
+    drawn = night.ok("/draw", {"seed": 7})["competition"]
+    assert drawn["drawn"]
+    assert [(g["round"], g["player1"], g["player2"]) for g in drawn["games"]][:5] == [
+        (1, 1, 2),
+        (1, 3, 4),
+        (1, 5, 6),
+        (1, 7, 8),
+        (2, 9, 1),  # KAAVIO 3.5: with odd N, N waits in round 1 and meets 1 first
+    ]
+    # three games start on the three tables (the first free one each time); a fourth finds none
+    started = [night.ok(f"/games/{n}/start", {"marker": False})["answer"]["table"] for n in (1, 2, 3)]
+    assert started == ["1", "2", "3"]
+    refused = night.post("/games/4/start", {})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "no-free-table"
+    assert "Vapaata pöytää ei ole" in refused.json()["fi"]
+    # results in any order: the third table finishes first
+    for number, points in ((3, ("60", "12")), (1, ("41", "60")), (2, ("60", "59"))):
+        night.ok(f"/games/{number}/result", {"points1": points[0], "points2": points[1]})
+    view = night.view()
+    assert [g["state"] for g in view["games"][:3]] == ["played"] * 3
+    assert view["tables"] == [{"table": t, "game": None} for t in ("1", "2", "3")]
+    # the rest typed by the director, whichever game is ready, until one is left
+    rng = random.Random(3)
+    for _ in range(40):
+        view = night.view()
+        if view["finished"]:
+            break
+        game = view["games"][[g["state"] for g in view["games"]].index("ready")]
+        typed = ["60", str(rng.randrange(60))]
+        rng.shuffle(typed)
+        night.ok(f"/games/{game['number']}/result", {"points1": typed[0], "points2": typed[1]})
+    view = night.view()
+    assert view["finished"]
+    assert not view["late_entries"]
+    placings = view["placings"]
+    assert set(placings) == {"points", "finalists", "top3"}
+    winners = [p for p in view["players"] if not p["out"]]
+    assert len(winners) == 1
+    assert placings["top3"][0]["name"] == winners[0]["name"]
+    assert sorted(p["place"] for p in placings["top3"])[:2] == [1, 2]
+    assert view["prizes"][0]["place"] == 1
+    assert sum(p["amount"] for p in view["prizes"]) == 90  # 9 players x 10 €, no shares kept
+    # the players' tallies agree with the games: every game has a loser
+    played = [g for g in view["games"] if g["state"] == "played" and g["player2"] is not None]
+    assert sum(p["losses"] for p in view["players"]) == len(played)
+
+
+def test_a_marker_scores_a_game_stroke_by_stroke_and_its_end_flows_into_the_kaavio(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:4])
+    night.ok("/draw", {"seed": 1})
+    game = night.game(1)
+    # the lag at the table was won by the game's second player, who took W1 and breaks
+    started = night.ok("/games/1/start", {"table": "2", "lag_winner": 1, "winner_takes": "W1"})["answer"]
+    assert started["table"] == "2"
+    marker_url = started["marker_url"]
+    assert marker_url.startswith(f"/club#/match/{started['match']}/")
+    # the club match is the table's: its players in the game's order, the table, the competition's club night
+    match = client.get(f"/api/club/matches/{started['match']}").json()
+    assert [p["name"] for p in match["players"]] == game["names"]
+    assert match["table_label"] == "2"
+    assert match["event"] == f"Viikkokisa 3.12. · kaavio {night.id}"
+    # live: the bracket shows the running score as the marker enters strokes
+    match_id, token = marker_url.split("/")[-2:]
+    mark = {"pots": [["K", "FL"]], "first_contact": "K", "place": [0.5, 0.3]}
+    headers = {"X-Kaisa-Token": token}
+    assert client.post(
+        f"/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=headers
+    ).is_success
+    assert client.post(
+        f"/api/club/matches/{match_id}/strokes", json={"call": "K FL", "marks": mark}, headers=headers
+    ).is_success
+    live = night.game(1)["live"]
+    assert live["scores"] == [0, 6]
+    assert live["cue_balls"] == ["W2", "W1"]
+    assert night.game(1)["state"] == "running"
+    del mark["place"]
+    for _ in range(9):
+        answer = client.post(
+            f"/api/club/matches/{match_id}/strokes", json={"call": "K FL", "marks": mark}, headers=headers
+        )
+        assert answer.status_code == 200, answer.text
+    # the end: points in the game's order, the innings and the longest runs; the search ran
+    before = night.view()["version"]
+    game = night.game(1)
+    assert game["state"] == "played"
+    assert (game["points1"], game["points2"]) == ("0", "60")
+    assert game["winner"] == game["player2"]
+    assert (game["innings"], game["longest1"], game["longest2"]) == (1, 0, 60)
+    # read again (another page, the stream): recorded once
+    assert night.view()["version"] == before
+    assert night.game(1)["points2"] == "60"
+    # the director's view carries no marker link for a game that has ended
+    director = client.get(f"{API}/{night.id}/director", headers=night.headers).json()
+    assert director["markers"] == {}
+
+
+def test_the_directors_view_carries_the_marker_links_of_running_games_only_for_the_director(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:4])
+    night.ok("/draw", {"seed": 1})
+    url = night.ok("/games/2/start", {})["answer"]["marker_url"]
+    director = client.get(f"{API}/{night.id}/director", headers=night.headers)
+    assert director.json()["markers"] == {"2": url}
+    assert night.view()["markers"] is None
+    assert client.get(f"{API}/{night.id}/director").status_code == 403
+
+
+def test_a_forfeit_on_the_marker_page_is_recorded_as_a_marked_win(client: TestClient) -> None:
+    night = Night(client, target=40)
+    night.register(NAMES[:4])
+    night.ok("/draw", {"seed": 1})
+    url = night.ok("/games/1/start", {})["answer"]["marker_url"]
+    match_id, token = url.split("/")[-2:]
+    forfeit = client.post(
+        f"/api/club/matches/{match_id}/forfeit", json={"cue_ball": "W2"}, headers={"X-Kaisa-Token": token}
+    )
+    assert forfeit.status_code == 200, forfeit.text
+    game = night.game(1)
+    assert game["state"] == "played"
+    assert game["winner"] == game["player1"]  # player 1 took W1 (the lag winner by default)
+
+
+# --- entered twice, in any order, corrected -----------------------------------------------------------------
+
+
+def test_a_result_sent_twice_is_recorded_once_and_a_different_one_corrects_it(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:8])
+    night.ok("/draw", {"seed": 2})
+    first = night.ok("/games/1/result", {"points1": "60", "points2": "30"}, key="tap-1")
+    again = night.ok("/games/1/result", {"points1": "60", "points2": "30"}, key="tap-1")
+    assert again["answer"] == first["answer"]
+    assert again["competition"]["version"] == first["competition"]["version"]
+    # the same result under a new key (typed again) changes nothing either
+    same = night.ok("/games/1/result", {"points1": "60", "points2": "30"}, key="tap-2")
+    assert [g["points2"] for g in same["competition"]["games"]] == [g["points2"] for g in first["competition"]["games"]]
+    corrected = night.ok("/games/1/result", {"points1": "45", "points2": "60"}, key="tap-3")["competition"]
+    game = corrected["games"][0]
+    assert (game["points1"], game["points2"], game["winner"]) == ("45", "60", game["player2"])
+
+
+def test_a_game_that_changed_under_the_directors_page_is_refused(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:4])
+    night.ok("/draw", {"seed": 1})
+    game = night.game(1)
+    wrong = [game["player1"], game["player2"] + 1]
+    refused = night.post("/games/1/result", {"points1": "60", "points2": "1", "expect": wrong})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "game-changed"
+    assert night.game(1)["state"] == "ready"
+    assert night.post("/games/1/start", {"marker": False, "expect": wrong}).status_code == 409
+
+
+# --- access and refusals ------------------------------------------------------------------------------------
+
+
+def test_the_directors_changes_need_the_directors_token(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:4])
+    changes = [
+        ("/players", {"name": "Myöhäinen"}),
+        ("/draw", {}),
+        ("/games/1/start", {}),
+        ("/games/1/result", {"points1": "60", "points2": "0"}),
+        ("/pair", {"players": [1, 2], "reason": "testi"}),
+    ]
+    for path, body in changes:
+        for token in (None, "wrong-token-0123456789abcdef"):
+            answer = night.post(path, body, token=token)
+            assert answer.status_code == 403, (path, token, answer.text)
+            assert answer.json()["code"] == "access-denied"
+    view = night.view()  # reading is open
+    assert (len(view["players"]), view["drawn"], view["version"]) == (4, False, 4)
+
+
+def test_bad_requests_are_refused_with_a_code_and_a_finnish_and_english_reason(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:3])
+    cases: list[tuple[str, Any, int, str, str]] = [
+        ("/draw", {}, 422, "too-few-players", "vähintään 4 pelaajaa"),
+        ("/players", {"name": "   "}, 422, "empty-name", "nimi puuttuu"),
+        ("/players", {"name": NAMES[0], "club": "KS"}, 422, "duplicate-player", "on jo ilmoittautunut"),
+        ("/players", {"name": ""}, 422, "invalid-request", "Pyyntö ei sovi"),
+    ]
+    for path, body, status, code, fi in cases:
+        answer = night.post(path, body)
+        assert (answer.status_code, answer.json()["code"]) == (status, code), (path, answer.text)
+        assert fi in answer.json()["fi"], answer.json()
+    night.register(NAMES[3:8])
+    night.ok("/draw", {"seed": 5})
+    cases = [
+        ("/games/1/result", {"points1": "6o", "points2": "12"}, 422, "bad-points", "Pistemäärä '6o' ei kelpaa"),
+        ("/games/1/result", {"points1": "30", "points2": "12"}, 200, "", ""),  # a running score, not an end
+        ("/games/1/result", {"points1": "60v", "points2": "60v"}, 422, "invalid-result", "ei ratkaise peliä"),
+        ("/games/99/start", {}, 422, "no-such-game", "Peliä numero 99 ei ole"),
+        ("/draw", {}, 409, "already-drawn", "on jo arvottu"),
+        ("/pair", {"players": [1, 1], "reason": "x"}, 409, "player-busy", "pelaamaton peli"),
+    ]
+    for path, body, status, code, fi in cases:
+        answer = night.post(path, body)
+        assert answer.status_code == status, (path, answer.text)
+        if code:
+            assert answer.json()["code"] == code, answer.text
+            assert fi in answer.json()["fi"], answer.json()
+            assert answer.json()["en"], answer.json()
+    assert client.get(f"{API}/404").status_code == 404
+    assert client.get(f"{API}/404").json()["code"] == "unknown-competition"
+    for body in ({"name": "x", "tables": []}, {"name": "x", "tables": ["1"], "kind": "Nelinpeli"}, {"tables": ["1"]}):
+        assert client.post(API, json=body).status_code == 422, body
+
+
+def test_late_entries_close_when_a_round_2_game_starts(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:8])
+    night.ok("/draw", {"seed": 4})
+    late = night.ok("/players", {"name": "Myöhäinen Mikko"})
+    assert late["answer"]["player"]["number"] == 9  # the next number (KAAVIO 3.1)
+    assert late["competition"]["late_entries"]
+    round2 = next(g for g in late["competition"]["games"] if g["round"] == 2 and g["state"] == "ready")
+    night.ok(f"/games/{round2['number']}/start", {"marker": False})
+    assert not night.view()["late_entries"]
+    refused = night.post("/players", {"name": "Liian Myöhään"})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "late-entry-closed"
+
+
+def test_the_competition_exports_as_a_kaisakaavio_file(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:6])
+    night.ok("/draw", {"seed": 9})
+    night.ok("/games/1/result", {"points1": "60", "points2": "22"})
+    answer = client.get(f"{API}/{night.id}/kaisakaavio.xml")
+    assert answer.status_code == 200
+    back = from_xml(answer.content)
+    assert [p.name for p in back.players] == [p["name"] for p in night.view()["players"]]
+    assert (back.game(1).points1, back.game(1).points2) == ("60", "22")
+
+
+def test_the_competition_list_names_each_competition(client: TestClient) -> None:
+    first = Night(client)
+    second = Night(client, name="Joulukisa")
+    listed = client.get(API).json()
+    assert [(c["id"], c["name"]) for c in listed] == [(second.id, "Joulukisa"), (first.id, "Viikkokisa 3.12.")]
+
+
+# --- the stream ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    import socket
+
+    store = open_store(f"sqlite:///{tmp_path / 'kaavio.sqlite3'}")
+    sock = socket.create_server(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    uv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if uv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(timeout=10)
+    store.close()
+
+
+def test_the_stream_sends_the_bracket_when_a_marker_scores_and_when_the_game_ends(server: str) -> None:
+    with httpx.Client(base_url=server, timeout=60) as client:
+        night = Night(client)
+        night.register(NAMES[:4])
+        night.ok("/draw", {"seed": 1})
+        url = night.ok("/games/1/start", {})["answer"]["marker_url"]
+        seen: list[dict[str, Any]] = []
+
+        def watch() -> None:
+            with httpx.stream("GET", f"{server}{API}/{night.id}/stream", timeout=60) as stream:
+                for line in stream.iter_lines():
+                    if line.startswith("data: "):
+                        seen.append(json.loads(line[6:]))
+                        if seen[-1]["games"][0]["state"] == "played":
+                            return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        for _ in range(200):
+            if seen:
+                break
+            time.sleep(0.05)
+        mark_to_60(client, url)
+        watcher.join(timeout=30)
+        assert not watcher.is_alive(), "the stream did not send the game's end"
+        lives = [v["games"][0]["live"]["scores"] for v in seen if v["games"][0]["live"]]
+        assert lives[0] == [0, 0]
+        assert any(s[0] > 0 for s in lives), lives  # a running score was sent while the marker entered strokes
+        assert seen[-1]["games"][0]["points1"] == "60"
