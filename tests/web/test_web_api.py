@@ -1088,3 +1088,21 @@ def test_a_restarted_server_continues_the_match(db_url: str):
         played = post(client, f"/api/matches/{match_id}/computer")  # the computer's turn goes on
         assert played["match"]["actions"] == before[0]["actions"] + 1
         assert client.get(f"/api/matches/{match_id}/actions").json()[:-1] == before[1]
+
+
+def test_the_match_view_schema_is_the_session_views_fields(app: FastAPI):
+    """The API's MatchView is made from the session's dataclass (the fields are stated once): every field, the
+    required ones required, the documented ones described; the club's view extends it."""
+    import dataclasses
+
+    from kaisa.session import MatchView
+
+    schemas = app.openapi()["components"]["schemas"]
+    view = schemas["MatchView"]
+    fields = dataclasses.fields(MatchView)
+    assert list(view["properties"]) == [f.name for f in fields]
+    assert view["required"] == [f.name for f in fields if f.default is dataclasses.MISSING]
+    assert view["properties"]["players"]["items"] == {"$ref": "#/components/schemas/PlayerOut"}
+    assert "computer player" in view["properties"]["computer_to_move"]["description"]
+    assert "ISO 8601" in view["properties"]["updated_at"]["description"]
+    assert set(view["properties"]) < set(schemas["ClubView"]["properties"])

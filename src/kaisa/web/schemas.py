@@ -7,10 +7,17 @@ errors become the API's 4xx answers.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import ast
+import dataclasses
+import inspect
+import itertools
+import textwrap
+import typing
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
+from kaisa import session
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED
 from kaisa.players.kinds import KINDS
 from kaisa.players.levels import LEVELS
@@ -155,39 +162,47 @@ class PlayerOut(BaseModel):
     cue_ball: str | None
 
 
-class MatchView(BaseModel):
-    """A match as the page shows it. ``to_move`` is the index of the player to act (null in a lag)."""
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """The docstrings written under a class's fields (the house style), by field name."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs = {}
+    for node, after in itertools.pairwise(body):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            docs[node.target.id] = inspect.cleandoc(after.value.value)
+    return docs
 
-    id: int
-    players: list[PlayerOut]
-    phase: str
-    position: dict[str, Any]
-    scores: dict[str, int]
-    innings: dict[str, int]
-    run: int
-    shooter: str
-    to_move: int | None
-    computer_to_move: bool
-    """The next action is a computer player's (the page asks ``/computer`` for it)."""
-    from_hand: bool
-    opening: bool
-    lag_winner: int | None
-    fouls: dict[str, int]
-    clock: dict[str, Any]
-    shootout: dict[str, Any] | None
-    result: dict[str, Any] | None
-    strokes: int
-    actions: int
-    can_undo: bool
-    w2_corridors: list[dict[str, Any]]
-    last: dict[str, Any] | None
-    """The last action's outcome (its ruling, lag result and notes), without paths."""
-    last_action: dict[str, Any] | None = None
-    """The last action (its call, stroke or marked facts)."""
-    event: str | None = None
-    """The club night the match belongs to."""
-    updated_at: str | None = None
-    """When the match last changed (ISO 8601, UTC): a live clock counts on from it."""
+
+def model_of(cls: type, name: str, refined: dict[str, Any]) -> type[BaseModel]:
+    """A response model with the fields of the dataclass ``cls``: its types (``refined`` gives some a richer
+    type for the schema), defaults, and docstrings as the fields' descriptions. The fields are stated once, in the
+    dataclass, and the OpenAPI schema follows it."""
+    hints = typing.get_type_hints(cls)
+    docs = _attribute_docs(cls)
+    fields: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        default = ... if f.default is dataclasses.MISSING else f.default
+        fields[f.name] = (refined.get(f.name, hints[f.name]), Field(default, description=docs.get(f.name)))
+    model: type[BaseModel] = create_model(name, __doc__=cls.__doc__, __module__=__name__, **fields)
+    return model
+
+
+if TYPE_CHECKING:
+
+    class MatchView(BaseModel):
+        """The fields of :class:`kaisa.session.MatchView` (made by :func:`model_of` at run time)."""
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    MatchView = model_of(session.MatchView, "MatchView", {"players": list[PlayerOut]})
+    """A match as the page shows it: :class:`kaisa.session.MatchView`'s fields, players with their cue balls."""
 
 
 class MatchSummary(BaseModel):
