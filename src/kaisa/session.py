@@ -595,18 +595,6 @@ class MatchSession:
             raise NotYourTurnError(f"it is {self.info.players[mover].name}'s turn, a computer player: it needs no hint")
         return advise(state.position, state.game, level, seed=(self.info.seed or 0) + state.actions)
 
-    def hint(self, level: str) -> list[Evaluation]:
-        """The advisor's calls for the person to move now, best first (a hint during a match): a read that changes
-        and records nothing, seeded by the match's seed and the action number, so a turn's hint is the same when
-        asked again."""
-        state = self.match.state
-        if state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
-            raise IllegalActionError(f"the match is in phase {state.phase.value}: no stroke is due to advise on")
-        mover = state.to_move
-        if mover is not None and self.computer(mover) is not None:
-            raise NotYourTurnError(f"it is {self.info.players[mover].name}'s turn, a computer player: it needs no hint")
-        return advise(state.position, state.game, level, seed=(self.info.seed or 0) + state.actions)
-
     # --- the view ------------------------------------------------------------------------------------------
 
     def view(self) -> MatchView:
@@ -679,79 +667,6 @@ def rule_stroke(
         assert events is not None
         log = StrokeLog.from_events(position, events, final)
     return judge(observe(log, call, options=options), call, game, options=options)
-
-
-class StudyStateError(KaisaError):
-    """A study's game state that no match can be in (a score of 60, the break with W2 at the table, the 2.1 flag
-    from hand, a ball both in hand and on the table). ``text`` says it in Finnish and English."""
-
-    code = "invalid-study-state"
-
-    def __init__(self, fi: str, en: str) -> None:
-        super().__init__(en)
-        self.text = Text(fi, en)
-
-
-def check_study_state(position: Position, game: GameState) -> None:
-    """Refuse a game state set for study that no match can reach, saying why in Finnish and English: each score
-    below 60 (3), the break W1's from hand at 0-0 (1.2), the direct middle kaisa flag (2.1) only for a shooter
-    continuing an inning at the table, a cue ball in hand off the table (the shooter's is put down where its
-    stroke is placed) and the shooter's ball on the table or in hand."""
-    from kaisa.referee.judge import WINNING_SCORE
-
-    for ball, score in game.scores.items():
-        if score >= WINNING_SCORE:
-            raise StudyStateError(
-                f"Pelaajalla {ball.value} on {score} pistettä: {WINNING_SCORE} pistettä voittaa pelin (3), joten "
-                f"pisteet ovat enintään {WINNING_SCORE - 1}.",
-                f"{ball.value} has {score} points: {WINNING_SCORE} wins the game (3), so a score is at most "
-                f"{WINNING_SCORE - 1}.",
-            )
-    if game.opening:
-        if game.shooter is not BallId.W1:
-            raise StudyStateError(
-                "Aloituslyönnin lyö W1 (1.2): valitse lyöjäksi W1 tai poista aloituslyönti.",
-                "W1 breaks (1.2): make W1 the shooter, or clear the break.",
-            )
-        if any(game.scores.values()):
-            raise StudyStateError(
-                "Aloituslyönnissä pisteet ovat 0–0 (1.2): nollaa pisteet tai poista aloituslyönti.",
-                "At the break the score is 0–0 (1.2): set both scores to 0, or clear the break.",
-            )
-        if BallId.W2 in game.in_hand:
-            raise StudyStateError(
-                "Aloituslyönnissä W2 on sijoitettu pöydälle (1.2), ei käsipallona.",
-                "At the break W2 has been placed on the table (1.2): it is not in hand.",
-            )
-    if game.last_pot_direct_middle_kaisa and game.from_hand:
-        raise StudyStateError(
-            "Edellinen suoraan keskipussiin mennyt kaisa (2.1) tarkoittaa, että lyöjä jatkaa samaa lyöntivuoroa "
-            "pöydältä: lyöjä ei voi olla käsipallossa eikä aloituslyönnissä.",
-            "The previous direct middle kaisa (2.1) means the shooter goes on with the same inning from the table: "
-            "the shooter cannot be in hand or at the break.",
-        )
-    for ball in sorted(game.in_hand - {game.shooter}, key=lambda b: b.value):
-        if ball in position:
-            raise StudyStateError(
-                f"{ball.value} on käsipallona eli pois pöydältä: poista se pöydältä tai käsipallosta.",
-                f"{ball.value} is in hand, so it is off the table: take it off the table or out of hand.",
-            )
-    if not game.from_hand and game.shooter not in position:
-        raise StudyStateError(
-            f"Lyöjä on {game.shooter.value}, mutta se ei ole pöydällä: aseta se pöydälle tai käsipalloksi.",
-            f"{game.shooter.value} is to play but is not on the table: put it on the table, or in hand.",
-        )
-
-
-def study_setup(position: Position, game: GameState, stroke: Stroke | None = None) -> tuple[Position, Stroke | None]:
-    """A study's position, state and stroke checked (:func:`check_study_state`) and, when the shooter plays from
-    hand with its ball set on the table, that ball taken up to be placed there by its stroke (5)."""
-    check_study_state(position, game)
-    if game.from_hand and game.shooter in position:
-        if stroke is not None and stroke.place is None:
-            stroke = replace(stroke, place=position[game.shooter])
-        position = position.without(game.shooter)
-    return position, stroke
 
 
 class StudyStateError(KaisaError):
@@ -975,7 +890,6 @@ __all__ = [
     "Sessions",
     "StudyShot",
     "StudyStateError",
-    "StudyStateError",
     "Text",
     "UnknownActionError",
     "advise",
@@ -984,13 +898,11 @@ __all__ = [
     "check_hand_placement",
     "check_position",
     "check_study_state",
-    "check_study_state",
     "match_config",
     "opponent_of",
     "physics_ready",
     "rule_stroke",
     "simulate_stroke",
-    "study_setup",
     "study_setup",
     "study_shot",
     "view_of",
