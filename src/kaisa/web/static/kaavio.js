@@ -107,6 +107,7 @@ async function enter() {
   if (route.screen === "home") {
     showScreen("home");
     await renderHome();
+    document.body.dataset.ready = "true";
     return;
   }
   showScreen(route.screen === "director" ? "director" : "bracket");
@@ -116,6 +117,7 @@ async function enter() {
   }
   await reload();
   listen();
+  document.body.dataset.ready = "true";
 }
 
 async function reload() {
@@ -349,6 +351,7 @@ function show(next) {
   view = next;
   if (route.screen === "director") renderDirector();
   else renderBracket();
+  document.body.dataset.version = String(view.version);
 }
 
 function renderDirector() {
