@@ -57,6 +57,7 @@ from kaisa.records.storage import AccessDeniedError, MatchInfo, PlayerInfo, Stor
 from kaisa.records.storage.store import EntryKey, OpenedMatch, StoredAction
 from kaisa.referee import GameState, LateFall, RuleOptions, Ruling, opponent_of
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement, w2_corridors
+from kaisa.referee.prospects import call_words
 from kaisa.referee.ruling import RulingItem, Text
 from kaisa.table import OFFICIAL, TableSpec
 
@@ -895,6 +896,7 @@ __all__ = [
     "advise",
     "aim",
     "call_prospects",
+    "call_words",
     "check_hand_placement",
     "check_position",
     "check_study_state",

@@ -12,7 +12,7 @@ from kaisa.call import parse_call
 from kaisa.model import BallId, Position
 from kaisa.referee import GameState
 from kaisa.referee.catalogue import CATALOGUE
-from kaisa.referee.prospects import call_prospects, state_voids
+from kaisa.referee.prospects import call_prospects, call_words, state_voids
 from kaisa.session import call_prospects as session_prospects
 from tests.referee_helpers import START, rule
 
@@ -81,3 +81,29 @@ def test_a_called_ball_behind_the_head_string_from_hand_is_foretold_as_the_judge
     assert [(i.clause, i.en) for i in foretold] == [("5", CATALOGUE["5"].void("behind_ball").en)]
     # off a cushion first it may be played: neither the judge nor the call builder objects
     assert call_prospects(Position(dict(start)), parse_call("R1 h HL"), game) == []
+
+
+@pytest.mark.parametrize(
+    ("call", "fi", "en"),
+    [
+        ("K FL", "kaisa alapään vasempaan kulmapussiin suoraan", "the kaisa into the left foot corner directly"),
+        (
+            "R1 rf ML",
+            "punainen R1 vasempaan keskipussiin 1 vallin kautta",
+            "red R1 into the left middle pocket via 1 cushion",
+        ),
+        (
+            "h K ML",
+            "kaisa vasempaan keskipussiin suoraan, lyöntipallo ensin 1 vallin kautta",
+            "the kaisa into the left middle pocket directly, the cue ball via 1 cushion first",
+        ),
+        (
+            "kyyti R1 K FR",
+            "kaisa alapään oikeaan kulmapussiin kyydillä",
+            "the kaisa into the right foot corner by kyyti",
+        ),
+    ],
+)
+def test_a_call_is_said_in_words_in_finnish_and_english(call: str, fi: str, en: str) -> None:
+    words = call_words(parse_call(call))
+    assert (words.fi, words.en) == (fi, en)

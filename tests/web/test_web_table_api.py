@@ -174,6 +174,10 @@ def test_a_hint_advises_the_person_to_move_and_changes_nothing(store: Store, cli
     assert 1 <= len(hints) <= 3
     best = hints[0]
     assert best["call"] == "K FL"
+    assert best["words"] == {
+        "fi": "kaisa alapään vasempaan kulmapussiin suoraan",
+        "en": "the kaisa into the left foot corner directly",
+    }
     assert best["stroke"]["ball"] == "W1"
     assert 0.0 < best["p_pot"] <= 1.0
     assert best["stroke"]["direction"] == pytest.approx(ghost_direction(CUT["W1"], CUT["K"]), abs=2)

@@ -8,11 +8,11 @@ behind the head string played directly is a section 5 fault (the judge finds it 
 
 from __future__ import annotations
 
-from kaisa.call import Call
+from kaisa.call import Call, Konsti
 from kaisa.model import Position
 from kaisa.referee import predicates
-from kaisa.referee.catalogue import CATALOGUE
-from kaisa.referee.ruling import RulingItem
+from kaisa.referee.catalogue import CATALOGUE, ball, count, pocket
+from kaisa.referee.ruling import RulingItem, Text
 from kaisa.referee.state import GameState
 from kaisa.table import OFFICIAL, TableSpec
 
@@ -46,4 +46,25 @@ def call_prospects(position: Position, call: Call, state: GameState, spec: Table
     return out
 
 
-__all__ = ["call_prospects", "state_voids"]
+def call_words(call: Call) -> Text:
+    """A call said in words, as a referee reads it out: "kaisa alapään vasempaan kulmapussiin suoraan" / "the
+    kaisa into the left foot corner directly", with the called ball's route and the cue ball's cushions."""
+    own = call.legs[-1].cushion_count  # the called ball's leg into the pocket
+    if call.konsti is Konsti.KYYTI:
+        route = Text("kyydillä", "by kyyti")
+    elif call.konsti is not None:
+        route = Text("pallon kautta", "off a ball")
+    elif own:
+        via = count(own, "vallin", "vallin", "cushion", "cushions")
+        route = Text(f"{via.fi} kautta", f"via {via.en}")
+    else:
+        route = Text("suoraan", "directly")
+    first = call.cushion_count - own if call.konsti is None else 0
+    if first:
+        cue = count(first, "vallin", "vallin", "cushion", "cushions")
+        route = Text(f"{route.fi}, lyöntipallo ensin {cue.fi} kautta", f"{route.en}, the cue ball via {cue.en} first")
+    b, p = ball(call.ball), pocket(call.pocket)
+    return Text(f"{b.fi} {p.fi_into} {route.fi}", f"{b.en} into {p.en} {route.en}")
+
+
+__all__ = ["call_prospects", "call_words", "state_voids"]

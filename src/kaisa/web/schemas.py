@@ -241,6 +241,8 @@ class StudyShotOut(BaseModel):
 
 class AdviceOut(BaseModel):
     call: str | None
+    words: dict[str, str] | None = None
+    """The call in words, ``{"fi": ..., "en": ...}`` (null for a safety)."""
     kind: str
     stroke: dict[str, Any]
     p_pot: float

@@ -24,6 +24,7 @@ from kaisa.session import (
     advise,
     aim,
     call_prospects,
+    call_words,
     study_setup,
     study_shot,
 )
@@ -212,8 +213,10 @@ class MatchService:
 
 
 def advice_out(e: Evaluation) -> schemas.AdviceOut:
+    words = None if e.call is None else call_words(e.call)
     return schemas.AdviceOut(
         call=None if e.call is None else format_call(e.call),
+        words=None if words is None else {"fi": words.fi, "en": words.en},
         kind=e.kind,
         stroke=e.stroke.to_json(),
         p_pot=e.p_pot,
