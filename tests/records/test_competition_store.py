@@ -40,7 +40,7 @@ def test_a_competition_reads_back_as_it_was_written(store: Store) -> None:
     assert stored.kaavio.to_json() == k.to_json()
     assert stored.kaavio.game(1).state == GameState.RUNNING
     assert stored.version == 0
-    listed = competitions.list()
+    listed = competitions.summaries()
     assert [(c.id, c.name, c.players, c.drawn, c.finished) for c in listed] == [(cid, "Viikkokisa", 9, True, False)]
 
 

@@ -411,3 +411,46 @@ def test_the_stream_sends_the_bracket_when_a_marker_scores_and_when_the_game_end
         assert lives[0] == [0, 0]
         assert any(s[0] > 0 for s in lives), lives  # a running score was sent while the marker entered strokes
         assert seen[-1]["games"][0]["points1"] == "60"
+
+
+def finish(night: Night, seed: int) -> dict[str, Any]:
+    """Type results until one player is left: the lower draw number wins, with a few upsets."""
+    rng = random.Random(seed)
+    for _ in range(60):
+        view = night.view()
+        if view["finished"]:
+            return view
+        game = next(g for g in view["games"] if g["state"] == "ready")
+        typed = ["60", str(rng.randrange(60))]
+        if rng.random() < 0.3:
+            typed.reverse()
+        night.ok(f"/games/{game['number']}/result", {"points1": typed[0], "points2": typed[1]})
+    raise AssertionError("the competition did not end")
+
+
+def test_a_ranking_series_over_the_ended_competitions_by_date_and_name(client: TestClient) -> None:
+    """KAAVIO 10's default points summed over the ended competitions chosen by date and name; a competition that has
+    not ended counts for nothing."""
+    views: list[dict[str, Any]] = []
+    for date, name in (("2026-11-05", "Viikkokisa 5.11."), ("2026-12-03", "Viikkokisa 3.12."), ("2026-12-04", "SM")):
+        night = Night(client, name=name, date=date)
+        night.register(NAMES[:5])
+        night.ok("/draw", {"seed": len(views)})
+        views.append(finish(night, len(views)))
+    unfinished = Night(client, name="Viikkokisa 10.12.", date="2026-12-10")
+    unfinished.register(NAMES[:5])
+
+    def points(view: dict[str, Any]) -> dict[str, int]:
+        table = (15, 12, 10, 8, 7)
+        return {p["name"]: 1 + p["wins"] + table[p["place"] - 1] for p in view["placings"]["points"]}
+
+    everything = client.get("/api/kaavio/ranking").json()
+    assert [c["name"] for c in everything["competitions"]] == ["Viikkokisa 5.11.", "Viikkokisa 3.12.", "SM"]
+    totals = {name: sum(points(v).get(name, 0) for v in views) for name in NAMES[:5]}
+    assert {r["name"]: r["points"] for r in everything["rows"]} == totals
+    assert [r["points"] for r in everything["rows"]] == sorted(totals.values(), reverse=True)
+    assert everything["rows"][0]["rank"] == 1
+    weekly_december = client.get("/api/kaavio/ranking", params={"since": "2026-12-01", "name": "viikkokisa"}).json()
+    assert [c["name"] for c in weekly_december["competitions"]] == ["Viikkokisa 3.12."]
+    assert {r["name"]: r["points"] for r in weekly_december["rows"]} == points(views[1])
+    assert client.get("/api/kaavio/ranking", params={"since": "3.12.2026"}).status_code == 422

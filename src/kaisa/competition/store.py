@@ -173,7 +173,7 @@ class CompetitionStore:
         with self._session(self._reads, f"reading competition {competition_id}") as session:
             return self._answer(session, competition_id, key)
 
-    def list(self) -> list[CompetitionSummary]:
+    def summaries(self) -> list[CompetitionSummary]:
         """Every competition, newest first."""
         with self._session(self._reads, "listing the competitions") as session:
             rows = session.scalars(select(CompetitionRow).order_by(CompetitionRow.id.desc())).all()
@@ -193,6 +193,11 @@ class CompetitionStore:
                     )
                 )
             return out
+
+    def all(self) -> list[StoredCompetition]:
+        """Every competition with its kaavio, oldest first (for a ranking series)."""
+        with self._session(self._reads, "reading the competitions") as session:
+            return [self._stored(row) for row in session.scalars(select(CompetitionRow).order_by(CompetitionRow.id))]
 
     def check_token(self, competition_id: int, token: str | None) -> None:
         """Raise :class:`AccessDeniedError` unless ``token`` is the director's."""

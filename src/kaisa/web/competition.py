@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
@@ -190,6 +190,20 @@ class CompetitionView(BaseModel):
     prizes: list[dict[str, Any]] | None
     markers: dict[str, str] | None = None
     """The director's view only: each running game's marker link, by game number."""
+
+
+class RankingRow(BaseModel):
+    rank: int
+    name: str
+    points: int
+
+
+class Ranking(BaseModel):
+    """A ranking series (KAAVIO 10, the Kaisa default points): +1 for taking part, +1 a win, 15/12/10/8/7/6/5/4/3/2
+    for places 1-10; equal totals share a rank."""
+
+    competitions: list[CompetitionListed]
+    rows: list[RankingRow]
 
 
 class Changed(BaseModel):
@@ -494,8 +508,35 @@ class CompetitionService:
             CompetitionListed(
                 id=c.id, name=c.name, date=c.date, club=c.club, players=c.players, drawn=c.drawn, finished=c.finished
             )
-            for c in self.competitions.list()
+            for c in self.competitions.summaries()
         ]
+
+    def ranking(self, since: str, until: str, name: str) -> Ranking:
+        """The series over the ended competitions dated ``since``..``until`` whose name contains ``name``."""
+        chosen = [
+            c
+            for c in self.competitions.all()
+            if c.kaavio.finished
+            and (not since or c.kaavio.settings.date >= since)
+            and (not until or c.kaavio.settings.date <= until)
+            and name.casefold() in c.kaavio.settings.name.casefold()
+        ]
+        rows = placing_mod.ranking_series([c.kaavio for c in chosen])
+        return Ranking(
+            competitions=[
+                CompetitionListed(
+                    id=c.id,
+                    name=c.kaavio.settings.name,
+                    date=c.kaavio.settings.date,
+                    club=c.kaavio.settings.club,
+                    players=len(c.kaavio.players),
+                    drawn=True,
+                    finished=True,
+                )
+                for c in chosen
+            ],
+            rows=[RankingRow(rank=r, name=n, points=p) for r, n, p in rows],
+        )
 
     def poll(self, cid: int) -> tuple[object, ...]:
         """What changes when the competition or one of its running club matches changes."""
@@ -582,6 +623,16 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
     def competitions() -> list[CompetitionListed]:
         """Every competition, newest first."""
         return service.list()
+
+    @router.get("/ranking")
+    def ranking(
+        since: Annotated[str, Query(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$")] = "",
+        until: Annotated[str, Query(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$")] = "",
+        name: Annotated[str, Query(max_length=120)] = "",
+    ) -> Ranking:
+        """A ranking series over the ended competitions, by date (``since``, ``until``: YYYY-MM-DD, as a month,
+        a quarter, a half-year or a year) and by name (e.g. every "Viikkokisa")."""
+        return service.ranking(since, until, name)
 
     @router.get("/competitions/{cid}", responses=errors)
     def view(cid: int) -> CompetitionView:

@@ -59,12 +59,17 @@ function token() {
 
 // --- messages -------------------------------------------------------------------------------------------------
 
+let messageTimer = null;
+
 function showMessage(text, kind = "error") {
   $("message-text").textContent = text;
   const box = $("message");
   box.className = `message ${kind}`;
   box.dataset.kind = kind;
   box.hidden = false;
+  clearTimeout(messageTimer);
+  // a confirmation goes by itself; an error stays until it is read and closed
+  if (kind === "info" && text !== t("kv.offline")) messageTimer = setTimeout(clearMessage, 6000);
 }
 
 function clearMessage() {
@@ -107,6 +112,7 @@ async function enter() {
   if (route.screen === "home") {
     showScreen("home");
     await renderHome();
+    await renderRanking();
     document.body.dataset.ready = "true";
     return;
   }
@@ -198,6 +204,23 @@ async function renderHome() {
         )
       : [el("li", { class: "hint" }, t("kv.list.empty"))]),
   );
+}
+
+async function renderRanking() {
+  const form = $("form-ranking");
+  if (!form.since.value) form.since.value = `${new Date().getFullYear()}-01-01`;
+  const query = new URLSearchParams({ since: form.since.value, until: form.until.value, name: form.name.value.trim() });
+  try {
+    const ranking = await call("GET", `/api/kaavio/ranking?${query}`);
+    $("ranking-hint").textContent = t("kv.rank.hint", { n: ranking.competitions.length });
+    $("ranking").replaceChildren(
+      el("thead", {}, el("tr", {}, el("th", {}, t("kv.final.place")), el("th", {}, t("kv.final.name")), el("th", {}, t("kv.rank.points")))),
+      el("tbody", {}, ...ranking.rows.map((r) => el("tr", {}, el("td", {}, `${r.rank}.`), el("td", {}, r.name), el("td", {}, r.points)))),
+    );
+    $("ranking").hidden = ranking.rows.length === 0;
+  } catch (error) {
+    showError(error);
+  }
 }
 
 async function createCompetition(event) {
@@ -390,6 +413,7 @@ function renderDirector() {
   $("d-players").replaceChildren(...v.players.slice().sort((a, b) => (a.number || 999) - (b.number || 999) || a.name.localeCompare(b.name)).map(playerItem));
   $("d-rounds").replaceChildren(...roundsBlock(v.games, (g) => (g.player2 === null ? [] : [el("button", { type: "button", class: "small", "data-testid": `correct-${g.number}`, onclick: () => openResult(g) }, t("kv.correct"))])));
   $("d-pair-card").hidden = !v.drawn || v.finished;
+  $("d-rounds-card").hidden = !v.drawn;
   const options = v.players.filter((p) => !p.out && p.playing === null).map((p) => el("option", { value: p.number }, `${p.number} ${p.name}`));
   $("form-pair").a.replaceChildren(...options.map((o) => o.cloneNode(true)));
   $("form-pair").b.replaceChildren(...options);
@@ -566,7 +590,8 @@ function renderBracket() {
   $("b-waiting").textContent = waiting.length ? waiting.map((p) => `${p.number} ${p.name}`).join(", ") : t("kv.none");
   $("b-out").textContent = out.length ? out.map((p) => `${p.number} ${p.name} (${p.wins}–${p.losses})`).join(", ") : t("kv.none");
   $("b-rounds").replaceChildren(...roundsBlock(v.games, () => []));
-  for (const id of ["b-running-card", "b-ready-card"]) $(id).hidden = v.finished || !v.drawn;
+  for (const id of ["b-running-card", "b-ready-card", "b-waiting-box"]) $(id).hidden = v.finished || !v.drawn;
+  $("b-rounds-card").hidden = !v.drawn;
   finalBlock($("b-final"));
 }
 
@@ -583,7 +608,10 @@ function init() {
   applyLabels(document);
   for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
   onLangChange(() => {
-    if (route.screen === "home") fillChoices();
+    if (route.screen === "home") {
+      fillChoices();
+      renderRanking();
+    }
     if (view) show(view);
   });
   $("message-close").addEventListener("click", clearMessage);
@@ -594,6 +622,11 @@ function init() {
   $("form-start").marker.addEventListener("change", () => ($("start-lag").disabled = !$("form-start").marker.checked));
   $("form-result").addEventListener("submit", saveResult);
   $("form-pair").addEventListener("submit", pair);
+  $("form-ranking").addEventListener("change", renderRanking);
+  $("form-ranking").addEventListener("submit", (event) => {
+    event.preventDefault();
+    renderRanking();
+  });
   for (const button of document.querySelectorAll("dialog [data-close]")) button.addEventListener("click", () => button.closest("dialog").close());
   window.addEventListener("hashchange", enter);
   enter();
