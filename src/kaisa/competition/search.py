@@ -85,6 +85,7 @@ class _Scenario:
         self.rounds: dict[int, list[int]] = {p: [] for p in self.players}
         self.added: list[SGame] = []
         self.budget = LOOK_AHEAD_BUDGET
+        self.relaxed = False
         self.first: dict[frozenset[int], SGame] = {}
         for g in self.games:
             self._account(g)
@@ -220,9 +221,39 @@ class _Scenario:
         else:
             self.budget = LOOK_AHEAD_BUDGET
             v = next((c for c in cands if self.check(r, [], searchers, cands, h, c)), None)
+            if v is None:
+                v = self.dead_end(r, searchers, cands, h)
         if v is None or not self.surely_in(v):
             return None
         return h, v
+
+    def dead_end(self, r: int, searchers: list[int], cands: list[int], h: int) -> int | None:
+        """[?] No candidate passes a)-d) (KAAVIO 4.3, 12.5): KaisaKaavio makes no game and the night stalls
+        until the director pairs by hand. Here the search goes on, in order of preference:
+
+        1. the first candidate with which the rest of the round can still be paired without a rematch when the
+           last two searchers may also take players a round ahead (rule c dropped: it forbids leaving two
+           searchers who have met even when each could play someone a round ahead);
+        2. the first candidate passing a) and b) alone;
+        3. the first candidate passing b), fewest meetings first: every pairing is a rematch, so one is taken.
+
+        KaisaKaavio's own choice is unchanged wherever it makes a game: this runs only where it makes none.
+        """
+        self.budget = LOOK_AHEAD_BUDGET
+        self.relaxed = True
+        try:
+            v = next((c for c in cands if self.check(r, [], searchers, cands, h, c)), None)
+        finally:
+            self.relaxed = False
+        if v is not None:
+            return v
+        near = [c for c in cands if abs(self.capped(h, r, []) - self.capped(c, r, [])) <= 1]
+        fresh = [c for c in near if self.meeting_ok(r, h, c, [])]
+        if fresh:
+            return fresh[0]
+        if near:
+            return min(near, key=lambda c: self.met[frozenset((h, c))])
+        return None
 
     def check(self, r: int, extra: list[SGame], searchers: list[int], cands: list[int], h: int, v: int) -> bool:
         """TarkistaHaku: a) no rematch, b) counts at most 1 apart, c) the last two searchers not met, d) the
@@ -233,7 +264,7 @@ class _Scenario:
         ch, cv = self.capped(h, r, extra), self.capped(v, r, extra)
         if abs(ch - cv) > 1:
             return False
-        if len(searchers) == 2 and not self.meeting_ok(r, searchers[0], searchers[-1], extra):
+        if len(searchers) == 2 and not self.relaxed and not self.meeting_ok(r, searchers[0], searchers[-1], extra):
             return False
         k = max(ch, cv)
         extra2 = [*extra, SGame(h, v, ch, cv, k, played=False)]
