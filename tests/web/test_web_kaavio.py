@@ -454,3 +454,19 @@ def test_a_ranking_series_over_the_ended_competitions_by_date_and_name(client: T
     assert [c["name"] for c in weekly_december["competitions"]] == ["Viikkokisa 3.12."]
     assert {r["name"]: r["points"] for r in weekly_december["rows"]} == points(views[1])
     assert client.get("/api/kaavio/ranking", params={"since": "3.12.2026"}).status_code == 422
+
+
+def test_choices_name_the_bracket_types_as_the_kaavio_does_and_seeds_get_their_numbers(client: TestClient) -> None:
+    choices = client.get("/api/kaavio/choices").json()
+    kinds = {k["value"]: k for k in choices["kinds"]}
+    assert kinds["TuplaKaavio"]["fi"] == "Tuplakaavio"
+    assert kinds["Pudari3Kierros"]["fi"] == "Pudari 3. kierroksesta"
+    assert kinds["Pudari3Kierros"]["en"] == "Out after one loss from round 3"
+    assert [x["value"] for x in choices["seedings"]] == ["none", "8", "24"]
+    night = Night(client, seeding="8")
+    for i, name in enumerate(NAMES[:8]):
+        night.ok("/players", {"name": name, "seed": i + 1})
+    night.ok("/draw", {"seed": 11})
+    numbers = {p["seed"]: p["number"] for p in night.view()["players"]}
+    # KAAVIO 3.2 with N = 8: s1 = N-1, s2 = N/2, s3 = s2/2, s6 = s3/2, s4 = round((s1+s2)/2), ...
+    assert (numbers[1], numbers[2], numbers[3], numbers[6]) == (7, 4, 2, 1)

@@ -624,6 +624,15 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
         """Every competition, newest first."""
         return service.list()
 
+    @router.get("/choices")
+    def choices() -> dict[str, list[dict[str, str]]]:
+        """The bracket types with their names in Finnish and English (KAAVIO 2), the placing modes and seedings."""
+        return {
+            "kinds": [{"value": k.value, "fi": k.label("fi"), "en": k.label("en")} for k in KaavioType],
+            "placings": [{"value": m.value} for m in PlacingMode],
+            "seedings": [{"value": x.value} for x in Seeding],
+        }
+
     @router.get("/ranking")
     def ranking(
         since: Annotated[str, Query(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$")] = "",

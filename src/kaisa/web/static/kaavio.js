@@ -9,8 +9,7 @@ import { el } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const API = "/api/kaavio/competitions";
-const KINDS = ["TuplaKaavio", "Pudari2Kierros", "Pudari3Kierros", "Pudari4Kierros", "Pudari5Kierros", "Pudari6Kierros", "KaksiKierrostaJaCup"];
-const PLACINGS = ["points", "finalists", "top3", "cup"];
+let choices = null; // the bracket types (with the kaavio's own names), placing modes and seedings
 const TOKEN_KEY = (id) => `kaisa.kaavio.director.${id}`;
 
 let route = { screen: "home" };
@@ -157,24 +156,25 @@ function hasLive(v) {
 
 // --- the home screen ------------------------------------------------------------------------------------------
 
-function fillChoices() {
-  const kind = $("form-new").kind;
-  const chosen = kind.value || "TuplaKaavio";
-  kind.replaceChildren(...KINDS.map((k) => el("option", { value: k }, kindLabel(k))));
-  kind.value = chosen;
-  const placing = $("form-new").placing;
-  const place = placing.value || "points";
-  placing.replaceChildren(...PLACINGS.map((p) => el("option", { value: p }, t(`kv.placing.${p}`))));
-  placing.value = place;
-}
-
-function kindLabel(kind) {
-  const m = /^Pudari(\d)Kierros$/.exec(kind);
-  return m ? t("kv.kind.ko", { k: m[1] }) : t(`kv.kind.${kind}`);
+async function fillChoices() {
+  if (!choices) choices = await call("GET", "/api/kaavio/choices");
+  const form = $("form-new");
+  const fill = (select, options, label, fallback) => {
+    const chosen = select.value || fallback;
+    select.replaceChildren(...options.map((o) => el("option", { value: o.value }, label(o))));
+    select.value = chosen;
+  };
+  fill(form.kind, choices.kinds, (k) => (lang() === "fi" ? k.fi : k.en), "TuplaKaavio");
+  fill(form.placing, choices.placings, (p) => t(`kv.placing.${p.value}`), "points");
+  fill(form.seeding, choices.seedings, (x) => t(`kv.seeding.${x.value}`), "none");
 }
 
 async function renderHome() {
-  fillChoices();
+  try {
+    await fillChoices();
+  } catch (error) {
+    showError(error);
+  }
   const form = $("form-new");
   if (!form.date.value) form.date.value = new Date().toISOString().slice(0, 10);
   let list = [];
@@ -233,6 +233,7 @@ async function createCompetition(event) {
     kind: form.kind.value,
     target: Number(form.target.value),
     placing: form.placing.value,
+    seeding: form.seeding.value,
     entry_fee: Number(form.fee.value || 0),
     tables: form.tables.value.split(",").map((s) => s.trim()).filter(Boolean),
   };
@@ -390,6 +391,8 @@ function renderDirector() {
   $("d-register-title").textContent = t(v.drawn ? "kv.reg.lateTitle" : "kv.reg.title");
   $("d-register-hint").textContent = v.drawn ? t("kv.reg.late") : t("kv.reg.before", { n: v.players.length });
   $("draw").disabled = v.players.length < 4;
+  $("form-player").seed.hidden = v.drawn || v.settings.seeding === "none";
+  $("form-player").seed.max = v.settings.seeding === "24" ? "24" : "8";
   // games
   const running = v.games.filter((g) => g.state === "running");
   const ready = v.games.filter((g) => g.state === "ready");
@@ -455,7 +458,8 @@ function playerItem(p) {
     "li",
     { class: `player ${cls}`, "data-testid": "player", dataset: { number: p.number } },
     el("small", { class: "num" }, p.number ? String(p.number) : "·"),
-    el("span", { class: "grow" }, p.name, p.club ? el("small", { class: "club" }, ` ${p.club}`) : null),
+    el("span", { class: "grow" }, p.name, p.club ? el("small", { class: "club" }, ` ${p.club}`) : null,
+      p.seed ? el("small", { class: "seed" }, ` ${t("kv.seeded", { n: p.seed })}`) : null),
     view.drawn ? el("small", { class: "rec" }, t("kv.record", { w: p.wins, l: p.losses })) : null,
     view.drawn ? el("small", { class: `status ${cls}` }, status) : null,
   );
@@ -467,7 +471,10 @@ async function addPlayer(event) {
   const name = form.name.value.trim();
   if (!name) return;
   try {
-    const changed = await call("POST", `${API}/${route.id}/players`, { name, club: form.club.value.trim() }, { token: token(), key: true });
+    const body = { name, club: form.club.value.trim() };
+    if (view && view.settings.seeding !== "none" && form.seed.value) body.seed = Number(form.seed.value);
+    const changed = await call("POST", `${API}/${route.id}/players`, body, { token: token(), key: true });
+    form.seed.value = "";
     form.name.value = "";
     form.name.focus();
     showMessage(t("kv.reg.added", { name }), "info");
