@@ -5,15 +5,72 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import ssl
+import sys
 import threading
 from collections.abc import Callable
 from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from kaisa import __version__
 from kaisa.cli.common import console, fail
+
+CERT_HELP = "Serve HTTPS with this PEM certificate (with --keyfile), e.g. a self-signed one for the club's Wi-Fi."
+KEY_HELP = "The PEM private key of --certfile (not encrypted)."
+
+
+class TlsFilesError(Exception):
+    """The certificate or key given for HTTPS cannot be used: the one-line reason."""
+
+
+def tls_files(certfile: Path | None, keyfile: Path | None) -> dict[str, str]:
+    """uvicorn's HTTPS settings for ``--certfile``/``--keyfile`` (empty: plain HTTP), checked before the server
+    starts: both given, both readable files, and a PEM certificate with its own unencrypted private key. A
+    problem ends the command with one line and exit status 2."""
+    try:
+        return check_tls_files(certfile, keyfile)
+    except TlsFilesError as error:
+        fail(str(error))
+
+
+def check_tls_files(certfile: Path | None, keyfile: Path | None) -> dict[str, str]:
+    """:func:`tls_files`, raising :class:`TlsFilesError` with the reason."""
+    if certfile is None and keyfile is None:
+        return {}
+    if certfile is None or keyfile is None:
+        given, missing = ("--certfile", "--keyfile") if keyfile is None else ("--keyfile", "--certfile")
+        raise TlsFilesError(f"{given} needs {missing} too: HTTPS takes a certificate and its private key")
+    texts = {}
+    for what, path in (("certificate", certfile), ("private key", keyfile)):
+        if not path.exists():
+            raise TlsFilesError(f"the {what} file {path} does not exist")
+        if not path.is_file():
+            raise TlsFilesError(f"the {what} file {path} is not a file")
+        try:
+            texts[what] = path.read_bytes()
+        except OSError as error:
+            raise TlsFilesError(f"cannot read the {what} file {path}: {error.strerror or error}") from None
+    if b"-----BEGIN CERTIFICATE-----" not in texts["certificate"]:
+        raise TlsFilesError(f"the certificate file {certfile} is not a PEM certificate (no BEGIN CERTIFICATE block)")
+    if b"PRIVATE KEY-----" not in texts["private key"]:
+        raise TlsFilesError(f"the private key file {keyfile} is not a PEM private key (no BEGIN PRIVATE KEY block)")
+    if b"ENCRYPTED" in texts["private key"]:
+        raise TlsFilesError(f"the private key file {keyfile} is encrypted: give an unencrypted key (openssl -nodes)")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(certfile, keyfile, password=lambda: b"")
+    except (ssl.SSLError, OSError) as error:
+        reason = getattr(error, "reason", None)
+        if reason == "KEY_VALUES_MISMATCH":
+            raise TlsFilesError(f"the private key {keyfile} does not belong to the certificate {certfile}") from None
+        raise TlsFilesError(
+            f"{certfile} and {keyfile} are not a usable PEM certificate and private key ({reason or error}); the "
+            "README's club section shows how to make a pair with openssl"
+        ) from None
+    return {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
 
 
 def play_command(
@@ -23,9 +80,11 @@ def play_command(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free port).")] = 8714,
     db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
+    certfile: Annotated[Path | None, typer.Option("--certfile", help=CERT_HELP)] = None,
+    keyfile: Annotated[Path | None, typer.Option("--keyfile", help=KEY_HELP)] = None,
 ) -> None:
     """The browser table: serve the page and its API, and open it in the browser (the main job)."""
-    serve(host, port, db, no_browser, "/")
+    serve(host, port, db, no_browser, "/", tls=tls_files(certfile, keyfile))
 
 
 def club_command(
@@ -35,10 +94,12 @@ def club_command(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port (0: any free port).")] = 8714,
     db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
+    certfile: Annotated[Path | None, typer.Option("--certfile", help=CERT_HELP)] = None,
+    keyfile: Annotated[Path | None, typer.Option("--keyfile", help=KEY_HELP)] = None,
 ) -> None:
     """Scorekeeping for real club matches: the same server, opening the marker's page (/club); the spectator
     scoreboard is at /scoreboard."""
-    serve(host, port, db, no_browser, "/club")
+    serve(host, port, db, no_browser, "/club", tls=tls_files(certfile, keyfile))
 
 
 PAGES = {
@@ -78,22 +139,39 @@ class StartingApp:
     in a background thread. So the page opens while pooltool is imported and its kernels loaded, and the
     first stroke is as fast as the tenth."""
 
-    def __init__(self, load: Callable[[], Any]) -> None:
+    def __init__(
+        self, load: Callable[[], Any], report: Callable[[BaseException], None] | None = None, start: bool = True
+    ) -> None:
         self._load = load
+        self._report = report
         self._app: Any = None
         self._error: BaseException | None = None
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="kaisa-warm-up", daemon=True)
-        self._thread.start()
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Start loading (at once unless made with ``start=False``: the server starts it once it listens, so
+        that the loading thread does not hold up the first page)."""
+        if not self.started:
+            self._thread.start()
 
     def _run(self) -> None:
         try:
             self._app = self._load()
-        except BaseException as exc:  # reported on the console and to every waiting request
+        except BaseException as exc:  # reported on the console (or to ``report``) and to every waiting request
             self._error = exc
-            console.print(f"[bold red]error:[/] the server could not load: {exc}")
+            if self._report is not None:
+                self._report(exc)
+            else:
+                console.print(f"[bold red]error:[/] the server could not load: {exc}")
         finally:
             self._ready.set()
+
+    @property
+    def started(self) -> bool:
+        return self._thread.is_alive() or self._ready.is_set()
 
     def wait(self, timeout: float | None = None) -> bool:
         return self._ready.wait(timeout)
@@ -133,26 +211,39 @@ class StartingApp:
         return True
 
 
-def serve(host: str, port: int, db: str | None, no_browser: bool, page: str) -> None:
+def serve(
+    host: str, port: int, db: str | None, no_browser: bool, page: str, *, tls: dict[str, str] | None = None
+) -> None:
+    """Listen, serve the pages at once, and open the database, the app and the physics in the background
+    (:class:`StartingApp`): the main thread imports neither SQLAlchemy nor the physics, so the page answers
+    about a second after the command starts. A database that cannot be opened stops the server with the
+    storage's one-line error (exit status 2), before the browser is opened. ``tls`` (:func:`tls_files`)
+    serves HTTPS on the same listening socket (TCP_NODELAY holds for TLS connections too)."""
     import webbrowser
 
     import uvicorn
 
-    from kaisa.records.storage import StorageError, open_store
-
-    try:
-        store = open_store(db)
-    except StorageError as exc:
-        fail(str(exc))
     try:
         sock = listen_socket(host, port)
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port (0 picks a free one)")
     bound = sock.getsockname()[1]
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{bound}{page}"
+    scheme = "https" if tls else "http"
+    url = f"{scheme}://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{bound}{page}"
     what = "the marker's page" if page == "/club" else "the table"
+    stores: list[Any] = []
+    refused: list[str] = []
+    made = threading.Event()
+    servers: list[uvicorn.Server] = []
 
     def load() -> Any:
+        from kaisa.records.storage import open_store
+
+        store = open_store(db)  # StorageError: see refuse
+        stores.append(store)
+        console.print(f"[dim]Matches are saved in {store.url} after every stroke; Ctrl+C stops the server.[/]")
+        if not no_browser:
+            webbrowser.open(url)
         from kaisa.session import physics_ready, warm_up_physics
         from kaisa.web import create_app
 
@@ -162,20 +253,40 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str) -> 
         warm_up_physics()
         return app
 
+    def refuse(error: BaseException) -> None:
+        from kaisa.records.storage import StorageError
+
+        if not isinstance(error, StorageError):
+            console.print(f"[bold red]error:[/] the server could not load: {error}")
+            return
+        refused.append(str(error))
+        made.wait()
+        servers[0].should_exit = True
+
     from kaisa.web.security import HostGuard
 
-    starting = StartingApp(load)
+    starting = StartingApp(load, refuse, start=False)
     app = HostGuard(starting, [host])  # DNS rebinding: only IP addresses, localhost and --host reach it
-    console.print(f"[bold]Kaisa {__version__}[/]: {what} is at [link={url}]{url}[/link]  (matches in {store.url})")
-    console.print("[dim]Ctrl+C stops the server; matches are saved after every stroke.[/]")
-    if not no_browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    console.print(f"[bold]Kaisa {__version__}[/]: {what} is at [link={url}]{url}[/link]")
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            starting.start()
+
+    server = Server(uvicorn.Config(app, log_level="warning", lifespan="off", **(tls or {})))
+    servers.append(server)
+    made.set()
     try:
         server.run(sockets=[sock])
     finally:
-        starting.wait()
-        store.close()
-        from kaisa.players.search import close_pool
+        if starting.started:
+            starting.wait()
+        for store in stores:
+            store.close()
+        if "kaisa.players.search" in sys.modules:
+            from kaisa.players.search import close_pool
 
-        close_pool()  # the computer players' and the advisor's worker processes go with the server
+            close_pool()  # the computer players' and the advisor's worker processes go with the server
+    if refused:
+        fail(refused[0])

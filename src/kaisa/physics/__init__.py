@@ -2,9 +2,53 @@
 
 ``simulate(position, stroke) -> ShotRecord`` plays one stroke on the official table (or any
 :class:`~kaisa.table.TableSpec`) and returns the domain event log.
+
+Importing this package does not import pooltool (with numba, scipy and panda3d, seconds of start-up): the
+engine loads on the first stroke or on the first use of a name below, so that whatever holds a match without
+playing a stroke (the records, the statistics, a match read back from the database) starts without it.
 """
 
-from kaisa.physics.engine import physics_table, simulate, validate_position
-from kaisa.physics.warmup import kernels_cached, warm_up
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from kaisa.model import Position, ShotRecord, Stroke
+from kaisa.table import OFFICIAL, TableSpec
+
+if TYPE_CHECKING:
+    from kaisa.physics.engine import physics_table, validate_position
+    from kaisa.physics.warmup import kernels_cached, warm_up
+
+
+def simulate(
+    position: Position,
+    stroke: Stroke,
+    *,
+    trajectories: float | None = None,
+    spec: TableSpec = OFFICIAL,
+) -> ShotRecord:
+    """Play ``stroke`` from ``position`` and return what happened (:func:`kaisa.physics.engine.simulate`,
+    imported on the first stroke)."""
+    from kaisa.physics.engine import simulate as play
+
+    return play(position, stroke, trajectories=trajectories, spec=spec)
+
+
+_LAZY = {
+    "physics_table": "kaisa.physics.engine",
+    "validate_position": "kaisa.physics.engine",
+    "kernels_cached": "kaisa.physics.warmup",
+    "warm_up": "kaisa.physics.warmup",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["kernels_cached", "physics_table", "simulate", "validate_position", "warm_up"]
