@@ -114,7 +114,8 @@ export const api = {
   matches: () => request("GET", "/api/matches"),
   createMatch: (body) => request("POST", "/api/matches", body),
   match: (id) => request("GET", `/api/matches/${id}`),
-  actions: (id) => request("GET", `/api/matches/${id}/actions`),
+  // the history a page at a time (`limit` actions from `offset`): a long match is never read whole
+  actions: (id, offset = 0, limit = 100) => request("GET", `/api/matches/${id}/actions?offset=${offset}&limit=${limit}`),
   animation: (id, index) => request("GET", `/api/matches/${id}/actions/${index}/animation`),
   lag: (id, strokes) => request("POST", `/api/matches/${id}/lag`, { strokes }),
   choose: (id, cueBall) => request("POST", `/api/matches/${id}/choose`, { cue_ball: cueBall }),
@@ -125,6 +126,7 @@ export const api = {
   undo: (id) => request("POST", `/api/matches/${id}/undo`),
   aim: (id, call, stroke) => request("POST", `/api/matches/${id}/aim`, { call, stroke }),
   preview: (id, call, stroke) => request("POST", `/api/matches/${id}/preview`, { call, stroke }),
+  hint: (id, level, limit = 3) => request("POST", `/api/matches/${id}/hint`, { level, limit }),
   studyAim: (body) => request("POST", "/api/study/aim", body),
   studyShot: (body) => request("POST", "/api/study/shot", body),
   advise: (body) => request("POST", "/api/study/advise", body),

@@ -10,13 +10,18 @@ import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
 import { fmtDecimal } from "./controls.js";
 import * as aids from "./aim.js";
 import * as sound from "./sound.js";
-import { BALL_IDS, TableView, degrees, dist } from "./table.js";
+import { BALL_IDS, TableView, degrees, dist, mergeTrajectories } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const LAG_SPEED = 1.41; // m/s: about what brings a lag ball back near the head cushion
 const ANIM_KEY = "kaisa.animSpeed";
 const NAME_KEY = "kaisa.name";
+const HINT_KEY = "kaisa.hintLevel";
+const LOG_PAGE = 60; // the stroke log reads the newest this many actions
+const REPLAY_PAGE = 50; // the replay reads the history this many actions at a time, as it needs them
 const STUDY_KEY = "kaisa.study";
+/** The study's game state as set by hand (the referee's GameState; `twice` is its 2.1 flag). */
+const STUDY_STATE = { scores: { W1: 0, W2: 0 }, in_hand: [], opening: false, twice: false, kaisa_off_centre: false };
 
 const app = {
   table: null, // the table JSON
@@ -62,6 +67,16 @@ function sleep(ms) {
 
 function show(id, visible) {
   $(id).hidden = !visible;
+}
+
+/** Scroll the page just enough that `node` is in view between the top bar and a phone's fixed Shoot bar. */
+function reveal(node) {
+  const rect = node.getBoundingClientRect();
+  const bar = $("shoot-row");
+  const bottom = bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : window.innerHeight;
+  const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  if (rect.bottom > bottom) window.scrollBy({ top: Math.min(rect.bottom - bottom + 8, rect.top - top - 8) });
+  else if (rect.top < top) window.scrollBy({ top: rect.top - top - 8 });
 }
 
 // --- placement areas (placement.js) ----------------------------------------------------------------------
@@ -277,7 +292,7 @@ function fmtNum(x, digits) {
 // --- rulings ------------------------------------------------------------------------------------------------
 
 /** Render an action's outcome in the ruling panel. With `reveal`, items appear one after another. */
-async function renderOutcome(target, entry, { reveal = false, alive = () => true } = {}) {
+async function renderOutcome(target, entry, { reveal = false, alive = () => true, onItem = null } = {}) {
   target.replaceChildren();
   if (!entry) return;
   const { outcome, who, call } = entry;
@@ -317,10 +332,15 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
     }
     const list = el("ul", { class: "ruling-items" });
     target.append(list);
-    for (const item of ruling.items) items.push(rulingItem(item, "item"));
-    for (const item of ruling.fouls) items.push(rulingItem(item, "foul"));
-    for (const item of ruling.notes) items.push(rulingItem(item, "note"));
-    for (const note of outcome.notes || []) items.push(el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(note)));
+    const said = []; // the ruling's lines beside their list items, for onItem
+    const add = (node, item) => {
+      items.push(node);
+      said.push(item);
+    };
+    for (const item of ruling.items) add(rulingItem(item, "item"), item);
+    for (const item of ruling.fouls) add(rulingItem(item, "foul"), item);
+    for (const item of ruling.notes) add(rulingItem(item, "note"), item);
+    for (const note of outcome.notes || []) add(el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(note)), null);
     const summary = el(
       "p",
       { class: "summary", "data-testid": "ruling-summary" },
@@ -329,10 +349,12 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
       ruling.game_over ? t("ruling.gameOver") : ruling.turn_passes ? t("ruling.passes") : t("ruling.continues"),
     );
     if (reveal) {
-      for (const item of items) {
+      for (const [i, item] of items.entries()) {
         if (!alive()) return;
         list.append(item);
         item.classList.add("fresh");
+        // what the line says happens on the table as it is read (a ball put on its spot)
+        if (onItem && said[i]) await onItem(said[i]);
         await sleep(220 / animSpeed());
       }
     } else {
@@ -343,6 +365,50 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
     target.append(el("ul", { class: "ruling-items" }, outcome.notes.map((n) => el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(n)))));
   }
   target.dataset.revealed = String(Number(target.dataset.revealed || 0) + 1);
+}
+
+/** Where each ball was last seen moving in `records` (a potted ball: at its pocket). */
+function lastSeen(records) {
+  const { paths } = mergeTrajectories(records || []);
+  const out = {};
+  for (const [ball, path] of Object.entries(paths)) {
+    for (let i = path.samples.length - 1; i >= 0; i--) {
+      if (path.samples[i]) {
+        out[ball] = path.samples[i];
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The balls as the ruling leaves them once the stroke's motion is over, except the respotted ones, which are
+ * put on their spots one by one as the ruling's lines say so (`onItem`, for renderOutcome), each from where it
+ * left the table (or rests, the kaisa going back to the centre); `finish` puts any left over. */
+function settle(records, ruling, overlay = {}) {
+  const respots = new Map(Object.entries((ruling && ruling.respots) || {}));
+  const balls = { ...ruling.position.balls };
+  for (const ball of respots.keys()) delete balls[ball];
+  app.view.balls = balls;
+  app.view.overlay = { ...overlay, respotted: [] };
+  app.view.draw();
+  const from = lastSeen(records);
+  const put = async (ball) => {
+    const to = respots.get(ball);
+    respots.delete(ball);
+    await app.view.respot(ball, from[ball] || null, to, 380 / animSpeed());
+  };
+  return {
+    async onItem(item) {
+      if (item.clause !== "4" && item.clause !== "4.1") return;
+      const en = item.en || "";
+      const ball = [...respots.keys()].find((b) => (b === "K" ? /kaisa/i.test(en) : en.includes(b)));
+      if (ball) await put(ball);
+    },
+    async finish() {
+      for (const ball of [...respots.keys()]) await put(ball);
+    },
+  };
 }
 
 // --- the match ------------------------------------------------------------------------------------------------
@@ -363,6 +429,7 @@ class MatchMode {
     this.log = [];
     this.breakStart = null;
     this.computerError = null;
+    this.hint = null; // the advisor's hint for this turn: {turn, state: "thinking" | "shown" | "empty", advice, since}
   }
 
   alive() {
@@ -391,12 +458,17 @@ class MatchMode {
     this.loadLog();
   }
 
+  /** The stroke log: the newest page of the history (a long match is not read whole), numbered from the
+   * match's first stroke. */
   async loadLog() {
     try {
-      const actions = await api.actions(this.id);
+      const total = this.data ? this.data.actions : 0;
+      const offset = Math.max(0, total - LOG_PAGE);
+      const actions = total ? await api.actions(this.id, offset, LOG_PAGE) : [];
       if (!this.alive()) return;
       this.log = [];
-      for (const a of actions) this.addLog(a.action, a.outcome, false);
+      this.logEarlier = actions.length > 0 && actions[0].state_after.strokes > (actions[0].action.kind === "shot" ? 1 : 0);
+      for (const a of actions) this.addLog(a.action, a.outcome, false, a.state_after.strokes);
       const last = actions[actions.length - 1];
       if (last && this.entry && last.action.kind === "shot" && last.outcome.ruling) {
         this.entry.call = last.action.call;
@@ -450,6 +522,7 @@ class MatchMode {
     const key = `${v.actions}:${v.phase}:${v.shooter}:${v.from_hand}`;
     if (key === this.turnKey) return;
     this.turnKey = key;
+    this.hint = null; // a hint is for one turn
     this.lastPhase = this.syncedPhase;
     this.syncedPhase = v.phase;
     const afterBreak = v.last_action && v.last_action.kind === "break" && this.thoughtBeforeBreak != null;
@@ -537,6 +610,11 @@ class MatchMode {
     brk.hidden = !(v.clock.mode === "wall" && v.phase === "play" && human && myBall && !(myBall in (v.clock.breaks || {})) && this.breakStart === null);
     brk.disabled = busy;
     $("aim-call").disabled = busy || this.aiming || aids.level() === "none";
+    show("hint-row", human && playing);
+    show("hint", human && playing);
+    $("hint").disabled = busy || Boolean(this.hint && this.hint.state === "thinking");
+    for (const option of $("hint-level").options) option.textContent = levelName(option.value);
+    this.renderHint();
 
     // the table
     const balls = this.tableBalls();
@@ -571,6 +649,7 @@ class MatchMode {
       overlay.preview = aids.previewFor(this);
       overlay.callBall = c.ball;
       overlay.callPocket = c.pocket;
+      if (this.hint && this.hint.advice) overlay.advice = [this.hint.advice];
     }
     if (!app.view.animating) {
       app.view.balls = balls;
@@ -671,14 +750,15 @@ class MatchMode {
     box.replaceChildren();
     if (!this.log.length) return;
     box.append(el("h3", {}, t("log.title")));
-    // every stroke, numbered from the first, newest on top (the list scrolls)
-    const list = el("ol", { class: "log-items", reversed: true, start: String(this.log.length) });
+    // the strokes numbered from the first of the match, newest on top (the list scrolls)
+    const list = el("ol", { class: "log-items", reversed: true });
     for (const item of this.log.slice().reverse()) {
       list.append(
-        el("li", { "data-testid": "log-item" }, ballChip(item.ball), ` ${item.call ?? t("ruling.noCall")} `, el("span", { class: item.points < 0 ? "neg" : item.points > 0 ? "pos" : "" }, fmtPoints(item.points)), item.passes ? " ⇄" : ""),
+        el("li", { "data-testid": "log-item", value: String(item.n) }, ballChip(item.ball), ` ${item.call ?? t("ruling.noCall")} `, el("span", { class: item.points < 0 ? "neg" : item.points > 0 ? "pos" : "" }, fmtPoints(item.points)), item.passes ? " ⇄" : ""),
       );
     }
     box.append(list);
+    if (this.logEarlier) box.append(el("p", { class: "hint" }, el("a", { href: `#/replay/${this.id}`, "data-testid": "log-earlier" }, t("log.earlier"))));
   }
 
   /** What Undo takes back: the last person's stroke and the computer's strokes after it. */
@@ -697,9 +777,11 @@ class MatchMode {
     return t("match.undo");
   }
 
-  addLog(action, outcome, render = true) {
+  /** A stroke into the log; `n` is its number in the match (the strokes played up to it). */
+  addLog(action, outcome, render = true, n = null) {
     if (action.kind !== "shot" || !outcome.ruling) return;
-    this.log.push({ ball: outcome.ruling.shooter, call: action.call, points: outcome.ruling.points, passes: outcome.ruling.turn_passes });
+    const number = n ?? (this.log.length ? this.log[this.log.length - 1].n + 1 : 1);
+    this.log.push({ n: number, ball: outcome.ruling.shooter, call: action.call, points: outcome.ruling.points, passes: outcome.ruling.turn_passes });
     if (render) this.renderLog();
   }
 
@@ -805,6 +887,95 @@ class MatchMode {
     return { key: JSON.stringify([v.actions, text, stroke]), send: () => api.preview(this.id, text, stroke) };
   }
 
+  // --- the hint ---
+
+  /** Ask the advisor for this turn (a read: the match goes on as if it was never asked). */
+  async askHint() {
+    const v = this.data;
+    if (!v || this.busy() || !this.humanToMove() || !(v.phase === "play" || v.phase === "shootout")) return;
+    if (this.hint && this.hint.state === "thinking") return;
+    const mine = { turn: this.turnKey, state: "thinking", since: performance.now() };
+    this.hint = mine;
+    this.render();
+    let answer;
+    try {
+      answer = await api.hint(this.id, $("hint-level").value, 3);
+    } catch (error) {
+      if (!this.alive() || this.hint !== mine) return;
+      this.hint = null;
+      showError(error);
+      this.render();
+      return;
+    }
+    if (!this.alive() || this.hint !== mine || this.turnKey !== mine.turn) return; // dismissed, or the turn moved on
+    const best = answer[0];
+    if (!best) {
+      this.hint = { ...mine, state: "empty" };
+    } else {
+      const tokens = (best.call || "").split(/\s+/);
+      const label = `${best.call ?? t("study.safety")} · ${Math.round(best.p_pot * 100)} %`;
+      const advice = { ...best, label, ball: best.call ? calledBall(best.call) : null, pocket: best.call ? tokens[tokens.length - 1] : null };
+      this.hint = { ...mine, state: "shown", advice };
+    }
+    this.render();
+    reveal($("hint-box")); // on a phone the answer may be below the view
+  }
+
+  /** Take the hint: its call, aim, power, spin and (from hand) place go into the controls, to play or change. */
+  takeHint() {
+    const a = this.hint && this.hint.advice;
+    if (!a || this.busy()) return;
+    const s = a.stroke;
+    if (s.place && this.data.from_hand) this.place = s.place;
+    app.stroke.set({ direction: normaliseDirection(s.direction), speed: s.speed, elevation: s.elevation || 0, side: s.side || 0, follow: s.follow || 0 }, { silent: true });
+    app.call.setText(a.call || "");
+    this.hint = null;
+    this.render();
+  }
+
+  dismissHint() {
+    this.hint = null;
+    this.render();
+  }
+
+  renderHint() {
+    const box = $("hint-box");
+    const h = this.hint;
+    box.hidden = !h;
+    box.dataset.state = h ? h.state : "";
+    if (!h) {
+      box.replaceChildren();
+      return;
+    }
+    const dismiss = el("button", { type: "button", class: "small", "data-testid": "hint-dismiss", onclick: () => this.dismissHint() }, t("hint.dismiss"));
+    if (h.state === "thinking") {
+      const seconds = Math.floor((performance.now() - h.since) / 1000);
+      box.replaceChildren(
+        el("div", { class: "progress", role: "progressbar", "aria-label": t("hint.title") }, el("span")),
+        el("p", { class: "hint", "data-testid": "hint-thinking" }, t("hint.thinking", { s: seconds })),
+        dismiss,
+      );
+      return;
+    }
+    if (h.state === "empty") {
+      box.replaceChildren(el("p", { "data-testid": "hint-none" }, t("hint.none")), dismiss);
+      return;
+    }
+    const a = h.advice;
+    const words = a.words ? a.words[lang() === "fi" ? "fi" : "en"] : t("hint.safety");
+    const lines = [
+      el("p", { class: "hint-call" }, el("strong", { class: "mono", "data-testid": "hint-call" }, a.call ?? t("study.safety")), " ", el("span", { "data-testid": "hint-words" }, words)),
+      el("p", { class: "hint", "data-testid": "hint-odds" }, t("hint.odds", { p: Math.round(a.p_pot * 100), e: fmtNum(a.expected_points, 2), f: Math.round(a.p_foul * 100) })),
+    ];
+    if (a.stroke.place) lines.push(el("p", { class: "hint" }, t("hint.place", { ball: a.stroke.ball, x: fmtNum(a.stroke.place[0], 2), y: fmtNum(a.stroke.place[1], 2) })));
+    box.replaceChildren(
+      el("h4", {}, t("hint.title")),
+      ...lines,
+      el("div", { class: "row wrap" }, el("button", { type: "button", class: "small primary", "data-testid": "hint-take", onclick: () => this.takeHint() }, t("hint.take")), dismiss),
+      el("p", { class: "hint small-print" }, t("hint.note")),
+    );
+  }
+
   // --- actions ---
 
   async shoot() {
@@ -863,6 +1034,7 @@ class MatchMode {
     this.playing = true; // "thinking" is over: the answer is here
     const stroke = Boolean(outcome.records && outcome.records.length);
     if (stroke) $("ruling").replaceChildren(); // the last ruling goes at the strike
+    this.hint = null; // and so does a hint
     aids.clearPreview();
     $("aim-status").textContent = "";
     this.render();
@@ -890,12 +1062,8 @@ class MatchMode {
       await app.view.animate(outcome.records, animSpeed());
     }
     if (!this.alive()) return;
-    if (outcome.ruling && outcome.ruling.position) {
-      // respotted balls and cue balls taken in hand as the balls settle, with the ruling
-      app.view.balls = { ...outcome.ruling.position.balls };
-      app.view.overlay = { respotted: Object.keys(outcome.ruling.respots || {}) };
-      app.view.draw();
-    }
+    // cue balls taken in hand go as the balls settle; respotted balls go to their spots with the ruling's lines
+    const settled = outcome.ruling && outcome.ruling.position ? settle(outcome.records, outcome.ruling) : null;
     const call = played.action.kind === "shot" ? played.action.call : context.call;
     const says = outcome.ruling || outcome.lag || (outcome.notes && outcome.notes.length);
     if (!says) {
@@ -914,10 +1082,11 @@ class MatchMode {
       who: outcome.ruling ? this.whoOf(outcome.ruling.shooter) : null,
       call: played.action.kind === "shot" ? call : undefined,
     };
-    this.addLog(played.action, outcome);
+    this.addLog(played.action, outcome, true, played.match.strokes);
     this.data = played.match; // the scoreboard changes with the ruling
     renderScoreboard(played.match, {});
-    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive() });
+    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive(), onItem: settled && settled.onItem });
+    if (settled) await settled.finish();
     if (!this.alive()) return;
     this.working = false;
     this.playing = false;
@@ -976,9 +1145,9 @@ class MatchMode {
       this.working = false;
       this.turnKey = null;
       this.entry = view.last ? { outcome: view.last, names: view.players.map((p) => p.name) } : null;
-      if (this.log.length) this.loadLog();
       this.renderRuling();
       this.update(view);
+      if (this.log.length) this.loadLog();
     } catch (error) {
       this.working = false;
       showError(error);
@@ -1009,6 +1178,7 @@ class MatchMode {
   tick() {
     const v = this.data;
     if (!v) return;
+    if (this.hint && this.hint.state === "thinking") this.renderHint();
     if (this.breakStart !== null) this.renderPrompt();
     if (v.clock.mode === "wall" && this.humanToMove() && (v.phase === "play" || v.phase === "shootout") && !this.working) {
       renderClock(v, this.thinkingSeconds());
@@ -1126,12 +1296,15 @@ class ReplayMode {
   constructor(id, step) {
     this.id = id;
     this.session = app.session;
-    this.actions = [];
+    this.count = 0; // actions in the match
+    this.actions = []; // the history as far as read: a page at a time, as the replay needs it
+    this.pages = new Map(); // page number -> its request
     this.base = null;
     this.index = step; // the last action shown (-1: the start)
     this.working = false;
     this.playing = false;
     this.entry = null;
+    this.going = 0; // the latest jump asked for (a scrubber sends many)
   }
 
   alive() {
@@ -1145,22 +1318,40 @@ class ReplayMode {
   async enter() {
     showScreen("table");
     showPanels({ replay: true });
+    show("hint-box", false);
     fitTable();
     $("phase-actions").replaceChildren();
     $("log").replaceChildren();
     $("ruling").replaceChildren();
     try {
-      const [base, actions] = await Promise.all([api.match(this.id), api.actions(this.id)]);
+      const base = await api.match(this.id);
       if (!this.alive()) return;
       this.base = base;
-      this.actions = actions;
+      this.count = base.actions;
+      this.index = Math.max(-1, Math.min(this.count - 1, this.index ?? -1));
+      await this.ensure(Math.max(0, this.index));
+      if (!this.alive()) return;
     } catch (error) {
       showError(error);
       return;
     }
-    this.index = Math.max(-1, Math.min(this.actions.length - 1, this.index ?? -1));
     this.renderList();
     this.showStatic();
+  }
+
+  /** Read the page of the history holding action `i` (once; pages already read are kept). */
+  async ensure(i) {
+    if (i < 0 || i >= this.count || this.actions[i]) return;
+    const page = Math.floor(i / REPLAY_PAGE);
+    if (!this.pages.has(page)) {
+      const request = api.actions(this.id, page * REPLAY_PAGE, REPLAY_PAGE).then((actions) => {
+        for (const a of actions) this.actions[a.index] = a;
+        if (this.alive() && $("replay-list").children.length) this.renderItems(page * REPLAY_PAGE, page * REPLAY_PAGE + actions.length);
+      });
+      request.catch(() => this.pages.delete(page)); // asked again next time
+      this.pages.set(page, request);
+    }
+    await this.pages.get(page);
   }
 
   initialPosition() {
@@ -1168,18 +1359,13 @@ class ReplayMode {
     return { K: s.centre, R1: s["head-string"], R2: s["foot-string"] };
   }
 
-  /** A scoreboard view of the match as it stood after action `i`. */
+  /** A scoreboard view of the match as it stood after action `i` (read from the state stored with it). */
   viewAt(i) {
     const b = this.base;
     if (i < 0) {
       return { ...b, phase: "lag", position: { balls: this.initialPosition() }, scores: { W1: 0, W2: 0 }, innings: { W1: 0, W2: 0 }, run: 0, players: b.players.map((p) => ({ ...p, cue_ball: null })), fouls: { W1: 0, W2: 0 }, shootout: null, result: null, clock: { ...b.clock, elapsed: 0, final_innings: null, warned: false } };
     }
     const s = this.actions[i].state_after;
-    const fouls = { W1: 0, W2: 0 };
-    for (const a of this.actions.slice(0, i + 1)) {
-      const r = a.outcome.ruling;
-      if (r && r.fouls.length) fouls[r.shooter] += 1;
-    }
     return {
       ...b,
       phase: s.phase,
@@ -1190,7 +1376,7 @@ class ReplayMode {
       shooter: s.game.shooter,
       from_hand: (s.game.in_hand || []).includes(s.game.shooter),
       players: b.players.map((p, k) => ({ ...p, cue_ball: s.owners ? s.owners[k] : null })),
-      fouls,
+      fouls: s.fouls || { W1: 0, W2: 0 },
       shootout: s.shootout,
       result: s.result,
       clock: { ...b.clock, ...s.clock, limit: b.clock.limit },
@@ -1219,7 +1405,7 @@ class ReplayMode {
   }
 
   describe(a) {
-    if (!a) return t("replay.start");
+    if (!a) return this.index >= 0 ? t("replay.loading") : t("replay.start");
     const act = a.action;
     const names = this.base.players.map((p) => p.name);
     if (act.kind === "lag") return t("replay.lag");
@@ -1229,31 +1415,57 @@ class ReplayMode {
     return t("replay.break", { s: act.seconds });
   }
 
-  /** Every action in a list to jump to: the strokes numbered, with the shooter, the call and the points. */
+  /** The list item's text of action `i`: a stroke numbered from the match's first, with the shooter, the call
+   * and the points; "…" until its page is read. */
+  itemText(i) {
+    const a = this.actions[i];
+    if (!a) return `${i + 1}. ${t("replay.loading")}`;
+    const ruling = a.outcome.ruling;
+    if (a.action.kind === "shot" && ruling) {
+      const owners = a.state_after.owners || [];
+      const k = owners.indexOf(ruling.shooter);
+      const who = k >= 0 ? this.base.players[k].name : ruling.shooter;
+      return `${a.state_after.strokes}. ${who}: ${a.action.call ?? t("ruling.noCall")} ${fmtPoints(ruling.points)}`;
+    }
+    return this.describe(a);
+  }
+
+  /** Every action in a list to jump to. The pages not read yet are read as their items scroll into view. */
   renderList() {
     const list = $("replay-list");
-    const names = this.base.players.map((p) => p.name);
-    let stroke = 0;
-    list.replaceChildren(
-      ...this.actions.map((a, i) => {
-        const ruling = a.outcome.ruling;
-        let text;
-        if (a.action.kind === "shot" && ruling) {
-          stroke += 1;
-          const owners = a.state_after.owners || [];
-          const k = owners.indexOf(ruling.shooter);
-          const who = k >= 0 ? names[k] : ruling.shooter;
-          text = `${stroke}. ${who}: ${a.action.call ?? t("ruling.noCall")} ${fmtPoints(ruling.points)}`;
-        } else {
-          text = this.describe(a);
-        }
-        return el("li", { "data-testid": "replay-item", dataset: { index: String(i) }, onclick: () => this.go(i) }, el("button", { type: "button", class: "linkish" }, text));
-      }),
+    if (this.observer) this.observer.disconnect();
+    this.observer = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) if (e.isIntersecting) this.ensure(Number(e.target.dataset.index)).catch(() => {});
+      },
+      { root: list },
     );
+    const items = [];
+    for (let i = 0; i < this.count; i++) {
+      const item = el("li", { "data-testid": "replay-item", dataset: { index: String(i) }, onclick: () => this.go(i) }, el("button", { type: "button", class: "linkish" }, this.itemText(i)));
+      if (!this.actions[i]) {
+        item.dataset.pending = "true";
+        this.observer.observe(item);
+      }
+      items.push(item);
+    }
+    list.replaceChildren(...items);
+  }
+
+  /** The list's items from `a` to `b` once their page is read. */
+  renderItems(a, b) {
+    const list = $("replay-list");
+    for (let i = a; i < b; i++) {
+      const item = list.children[i];
+      if (!item || !this.actions[i]) continue;
+      item.firstChild.textContent = this.itemText(i);
+      delete item.dataset.pending;
+      if (this.observer) this.observer.unobserve(item);
+    }
   }
 
   renderControls() {
-    const n = this.actions.length;
+    const n = this.count;
     const scrub = $("replay-scrub");
     scrub.max = String(Math.max(0, n - 1));
     scrub.value = String(this.index);
@@ -1285,13 +1497,13 @@ class ReplayMode {
   }
 
   async next() {
-    if (this.busy() || this.index >= this.actions.length - 1) return false;
+    if (this.busy() || this.index >= this.count - 1) return false;
     const i = this.index + 1;
     this.working = true;
     this.renderControls();
     let played;
     try {
-      played = await api.animation(this.id, i);
+      [played] = await Promise.all([api.animation(this.id, i), this.ensure(i)]);
     } catch (error) {
       this.working = false;
       showError(error);
@@ -1312,18 +1524,36 @@ class ReplayMode {
     // the scoreboard from the stored state after action i: the animation's own view counts the fouls (and the
     // actions) of the whole match, not of the match up to action i
     renderScoreboard(this.viewAt(i));
+    const ruling = played.outcome.ruling;
+    const settled = ruling && ruling.position ? settle(played.outcome.records, ruling) : null;
+    if (!settled) {
+      app.view.balls = { ...a.state_after.position.balls };
+      app.view.draw();
+    }
+    this.entry = { outcome: played.outcome, names: this.base.players.map((p) => p.name), who: this.whoOf(a), call: a.action.kind === "shot" ? a.action.call : undefined };
+    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive(), onItem: settled && settled.onItem });
+    if (settled) await settled.finish();
+    if (!this.alive()) return false;
     app.view.balls = { ...a.state_after.position.balls };
     app.view.draw();
-    this.entry = { outcome: played.outcome, names: this.base.players.map((p) => p.name), who: this.whoOf(a), call: a.action.kind === "shot" ? a.action.call : undefined };
-    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive() });
     this.working = false;
     this.renderControls();
     return true;
   }
 
-  go(i) {
+  /** Jump to action `i` (its page read first; of many jumps asked at once, the latest is shown). */
+  async go(i) {
     if (this.busy()) return;
-    this.index = Math.max(-1, Math.min(this.actions.length - 1, i));
+    const target = Math.max(-1, Math.min(this.count - 1, i));
+    const mine = ++this.going;
+    try {
+      await this.ensure(target);
+    } catch (error) {
+      if (this.alive()) showError(error);
+      return;
+    }
+    if (!this.alive() || mine !== this.going || this.busy()) return;
+    this.index = target;
     this.showStatic();
   }
 
@@ -1335,7 +1565,7 @@ class ReplayMode {
     }
     this.playing = true;
     this.renderControls();
-    while (this.playing && this.alive() && this.index < this.actions.length - 1) {
+    while (this.playing && this.alive() && this.index < this.count - 1) {
       if (!(await this.next())) break;
       await sleep(300 / animSpeed());
     }
@@ -1359,6 +1589,8 @@ class StudyMode {
     const saved = loadStudy();
     this.position = saved.position || this.startPosition();
     this.shooter = saved.shooter || "W1";
+    this.state = { ...structuredClone(STUDY_STATE), ...(saved.state || {}) }; // the game state set by hand (gameState)
+    this.offTable = {}; // where a cue ball stood before it was put in hand, to put it back there
     this.before = null;
     this.advice = [];
     this.entry = null;
@@ -1381,6 +1613,9 @@ class StudyMode {
   enter() {
     showScreen("table");
     showPanels({ call: true, stroke: true, shoot: true, study: true });
+    show("hint-row", false); // study has its own advisor
+    show("hint", false);
+    show("hint-box", false);
     $("undo").hidden = true;
     $("take-break").hidden = true;
     $("phase-actions").replaceChildren();
@@ -1395,7 +1630,7 @@ class StudyMode {
 
   save() {
     try {
-      localStorage.setItem(STUDY_KEY, JSON.stringify({ position: this.position, shooter: this.shooter }));
+      localStorage.setItem(STUDY_KEY, JSON.stringify({ position: this.position, shooter: this.shooter, state: this.state }));
     } catch {
       // storage full or off: the study position lasts for this page only
     }
@@ -1419,6 +1654,7 @@ class StudyMode {
     $("advise").disabled = busy;
     $("study-back").disabled = busy || !this.before;
     $("prompt").textContent = this.position[this.shooter] ? t("study.prompt", { ball: this.shooter }) : t("study.cueMissing", { ball: this.shooter });
+    this.renderState();
     const boxes = $("study-balls");
     boxes.replaceChildren(
       ...BALL_IDS.map((b) =>
@@ -1438,6 +1674,7 @@ class StudyMode {
       const cue = this.position[this.shooter];
       app.view.overlay = {
         draggable: Object.keys(this.position),
+        legal: this.fromHand() ? lightOf(area("hand", this.position, this.shooter)) : null,
         aims: cue && !this.advice.length ? [{ from: cue, ball: this.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c }] : [],
         preview: this.advice.length ? null : aids.previewFor(this),
         advice: this.advice,
@@ -1449,6 +1686,94 @@ class StudyMode {
     app.view.canvas.dataset.adviceCount = String(this.advice.length);
     app.view.canvas.dataset.phase = "study";
     this.renderAdvice();
+  }
+
+  /** The game state's controls: who is in hand, the break, the 2.1 flag, the scores, and a one-line summary. */
+  renderState() {
+    const st = this.state;
+    const busy = this.busy();
+    for (const b of ["W1", "W2"]) {
+      const box = $(`study-hand-${b}`);
+      box.checked = st.in_hand.includes(b);
+      box.disabled = busy;
+      $(`study-hand-${b}-label`).textContent = t("study.inHand", { ball: b });
+      const score = $(`study-score-${b}`);
+      if (document.activeElement !== score) score.value = String(st.scores[b]);
+      score.disabled = busy;
+    }
+    $("study-opening").checked = st.opening;
+    $("study-opening").disabled = busy;
+    $("study-twice").checked = st.twice;
+    $("study-twice").disabled = busy;
+    const parts = [t("study.stateSummary", { ball: this.shooter, w1: st.scores.W1, w2: st.scores.W2 })];
+    if (st.opening) parts.push(t("study.stateOpening"));
+    for (const b of st.in_hand) parts.push(t("study.stateHand", { ball: b }));
+    if (st.twice) parts.push("2.1");
+    $("study-state-summary").textContent = parts.join(" · ");
+  }
+
+  /** The shooter plays from behind the head string: its ball in hand, or the break. */
+  fromHand() {
+    return this.state.opening || this.state.in_hand.includes(this.shooter);
+  }
+
+  /** A shooter playing from hand stands behind the head string: moved there (the nearest free place). */
+  placeInHand() {
+    if (!this.fromHand()) return;
+    const g = geo();
+    const a = area("hand", this.position, this.shooter);
+    const here = this.position[this.shooter];
+    const kept = here && legalize(here, a, null);
+    // where it stands if that is legal, else a usual place behind the line (not squeezed against the line)
+    const usual = [[g.W * 0.62, g.L * 0.15], [g.W * 0.38, g.L * 0.15], [g.W * 0.5, g.L * 0.1], [g.W * 0.8, g.L * 0.2]];
+    if (this.shooter === "W2") usual.reverse(); // W1 starts at the first: W2 goes clear of it
+    const spot = kept && dist(kept, here) < 1e-6 ? kept : firstLegal(usual, a) || kept;
+    if (spot) this.position[this.shooter] = spot;
+  }
+
+  /** A cue ball put in hand (or taken out): the opponent's leaves the table (and comes back where it was), the
+   * shooter's goes behind the head string. */
+  setHand(ball, on) {
+    const hand = new Set(this.state.in_hand);
+    if (on) hand.add(ball);
+    else hand.delete(ball);
+    this.state.in_hand = [...hand].sort();
+    if (ball !== this.shooter) {
+      if (on && this.position[ball]) {
+        this.offTable[ball] = this.position[ball];
+        delete this.position[ball];
+      } else if (!on && !this.position[ball]) {
+        const back = this.offTable[ball] || this.startPosition()[ball];
+        const spot = legalize(back, area("bed", this.position, ball), null) || firstLegal([back], area("bed", this.position, ball));
+        if (spot) this.position[ball] = spot;
+      }
+    }
+    this.placeInHand();
+    this.changedState();
+  }
+
+  setOpening(on) {
+    this.state.opening = on;
+    this.placeInHand();
+    this.changedState();
+  }
+
+  setTwice(on) {
+    this.state.twice = on;
+    this.changedState();
+  }
+
+  setScore(ball, text) {
+    const n = Number.parseInt(text, 10);
+    this.state.scores[ball] = Number.isFinite(n) ? n : 0;
+    this.changedState();
+  }
+
+  changedState() {
+    this.advice = [];
+    this.save();
+    app.call.scheduleCheck(0); // the call's prospects depend on the state (the break, 2.1, from hand)
+    this.render();
   }
 
   renderAdvice() {
@@ -1468,6 +1793,9 @@ class StudyMode {
 
   toggle(ball, on) {
     this.advice = [];
+    if (on && ball !== this.shooter && this.state.in_hand.includes(ball)) {
+      this.state.in_hand = this.state.in_hand.filter((b) => b !== ball); // back on the table: no longer in hand
+    }
     if (on) {
       const start = this.startPosition()[ball];
       const spot = legalize(start, area("bed", this.position, ball), null) || firstLegal([start], area("bed", this.position, ball));
@@ -1485,7 +1813,8 @@ class StudyMode {
 
   dragTo(ball, p) {
     this.advice = [];
-    this.position[ball] = legalize(p, area("bed", this.position, ball), this.position[ball]);
+    const where = ball === this.shooter && this.fromHand() ? "hand" : "bed";
+    this.position[ball] = legalize(p, area(where, this.position, ball), this.position[ball]);
     this.render();
   }
 
@@ -1523,8 +1852,12 @@ class StudyMode {
     return { position: { balls: this.position }, state: this.gameState() };
   }
 
+  /** The referee's game state JSON of the study (checked by the server, which says what does not fit). */
   gameState() {
-    return { shooter: this.shooter };
+    const st = this.state;
+    const out = { shooter: this.shooter, scores: { ...st.scores }, in_hand: [...st.in_hand], opening: st.opening, last_pot_direct_middle_kaisa: st.twice };
+    if (st.kaisa_off_centre) out.kaisa_off_centre = true;
+    return out;
   }
 
   previewRequest() {
@@ -1538,6 +1871,8 @@ class StudyMode {
   setShooter(ball) {
     this.shooter = ball;
     this.advice = [];
+    if (!this.position[ball] && this.state.in_hand.includes(ball)) this.position[ball] = this.offTable[ball] || this.startPosition()[ball];
+    this.placeInHand();
     this.save();
     app.call.reset();
     this.aimDefault();
@@ -1560,7 +1895,7 @@ class StudyMode {
       this.render();
       return;
     }
-    const body = { position: { balls: this.position }, stroke: app.stroke.stroke(this.shooter), call: resolved.call, state: { shooter: this.shooter } };
+    const body = { position: { balls: this.position }, stroke: app.stroke.stroke(this.shooter), call: resolved.call, state: this.gameState() };
     let answer;
     try {
       answer = await api.studyShot(body);
@@ -1576,13 +1911,23 @@ class StudyMode {
     sound.playEvents([answer.record], animSpeed());
     await app.view.animate([answer.record], animSpeed());
     if (!this.alive()) return;
-    this.before = { ...this.position };
+    this.before = { position: { ...this.position }, shooter: this.shooter, state: structuredClone(this.state) };
+    // the study goes on as a match would: the next shooter, the scores, who is in hand and the flags
+    const next = answer.ruling.state;
     this.position = { ...answer.ruling.position.balls };
+    this.shooter = next.shooter;
+    this.state = { scores: { ...next.scores }, in_hand: [...next.in_hand], opening: next.opening, twice: next.last_pot_direct_middle_kaisa, kaisa_off_centre: next.kaisa_off_centre };
+    this.placeInHand();
     this.save();
-    this.entry = { outcome: { ruling: answer.ruling, notes: [] }, who: this.shooter, call: resolved.call };
+    this.entry = { outcome: { ruling: answer.ruling, notes: [] }, who: answer.ruling.shooter, call: resolved.call };
+    const settled = settle([answer.record], answer.ruling);
+    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive(), onItem: settled.onItem });
+    await settled.finish();
+    if (!this.alive()) return;
     this.working = false;
+    app.call.reset();
+    this.aimDefault();
     this.render();
-    await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive() });
   }
 
   async advise() {
@@ -1593,7 +1938,7 @@ class StudyMode {
     $("prompt").textContent = t("study.advising");
     $("advise").dataset.state = "working";
     try {
-      const answer = await api.advise({ position: { balls: this.position }, state: { shooter: this.shooter }, level: $("advise-level").value, limit: 8 });
+      const answer = await api.advise({ position: { balls: this.position }, state: this.gameState(), level: $("advise-level").value, limit: 8 });
       if (!this.alive()) return;
       // the same call at two speeds is one call to a player: keep its best (the advisor lists best first)
       const seen = new Set();
@@ -1628,7 +1973,9 @@ class StudyMode {
 
   back() {
     if (!this.before || this.busy()) return;
-    this.position = { ...this.before };
+    this.position = { ...this.before.position };
+    this.shooter = this.before.shooter;
+    this.state = this.before.state;
     this.before = null;
     this.advice = [];
     this.save();
@@ -1638,6 +1985,7 @@ class StudyMode {
   reset() {
     if (this.busy()) return;
     this.position = this.startPosition();
+    this.state = structuredClone(STUDY_STATE);
     this.before = null;
     this.advice = [];
     this.save();
@@ -1802,6 +2150,16 @@ function wire() {
   $("study-back").addEventListener("click", () => app.mode instanceof StudyMode && app.mode.back());
   $("study-reset").addEventListener("click", () => app.mode instanceof StudyMode && app.mode.reset());
   $("study-shooter").addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setShooter(e.target.value));
+  for (const b of ["W1", "W2"]) {
+    $(`study-hand-${b}`).addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setHand(b, e.target.checked));
+    $(`study-score-${b}`).addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setScore(b, e.target.value));
+  }
+  $("study-opening").addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setOpening(e.target.checked));
+  $("study-twice").addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setTwice(e.target.checked));
+  $("hint").addEventListener("click", () => app.mode instanceof MatchMode && app.mode.askHint());
+  const hintLevel = $("hint-level");
+  hintLevel.value = localStorage.getItem(HINT_KEY) || "club";
+  hintLevel.addEventListener("change", () => localStorage.setItem(HINT_KEY, hintLevel.value));
   $("replay-next").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.next());
   $("replay-prev").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(app.mode.index - 1));
   $("replay-first").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(-1));
@@ -1907,7 +2265,10 @@ async function showSummary(mode) {
   if (!v || !v.result) return;
   let actions = [];
   try {
-    actions = await api.actions(mode.id);
+    // the whole history a page at a time, the pages asked for together
+    const pages = [];
+    for (let offset = 0; offset < v.actions; offset += 200) pages.push(api.actions(mode.id, offset, 200));
+    actions = (await Promise.all(pages)).flat();
   } catch {
     actions = [];
   }

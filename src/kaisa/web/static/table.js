@@ -686,9 +686,21 @@ export class TableView {
     const px = 1 / this.scale;
     const colour = ADVICE_COLOURS[index % ADVICE_COLOURS.length];
     const cueId = advice.stroke.ball;
-    const cue = this.balls[cueId];
+    // from hand the advisor places the cue ball itself: its line starts there, with the place ringed
+    const cue = advice.stroke.place || this.balls[cueId];
     if (!cue) return;
-    const hit = g.cast(cue, advice.stroke.direction, this.balls, cueId);
+    const others = { ...this.balls };
+    delete others[cueId];
+    const hit = g.cast(cue, advice.stroke.direction, others, cueId);
+    if (advice.stroke.place) {
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = 2 * px;
+      ctx.setLineDash([3 * px, 3 * px]);
+      ctx.beginPath();
+      ctx.arc(cue[0], cue[1], g.R, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
     ctx.strokeStyle = colour;
     ctx.lineWidth = (index === 0 ? 3 : 2) * px;
     ctx.beginPath();
@@ -712,7 +724,7 @@ export class TableView {
     }
     this._pixels();
     const [x, y] = this.toPx(labelAt);
-    const text = `${index + 1}: ${Math.round(advice.p_pot * 100)}% · ${advice.expected_points.toFixed(1)}`;
+    const text = advice.label || `${index + 1}: ${Math.round(advice.p_pot * 100)}% · ${advice.expected_points.toFixed(1)}`;
     ctx.font = `bold ${Math.max(10, Math.round(this.scale * 0.05))}px system-ui, sans-serif`;
     const w = ctx.measureText(text).width + 8;
     // the first place near its ball where the label covers no ball and no other label
@@ -789,6 +801,39 @@ export class TableView {
 
   skip() {
     if (this.animating) this._skip = true;
+  }
+
+  /** A ball put on its spot by the ruling: it travels from where it left the table (or rests) to the spot in
+   * `ms` milliseconds, ringed, and stays there. Resolves when it is there (at once when skipped). */
+  respot(id, from, to, ms = 350) {
+    const rings = new Set(this.overlay.respotted || []);
+    rings.add(id);
+    this.overlay = { ...this.overlay, respotted: [...rings] };
+    this.canvas.dataset.respots = String(Number(this.canvas.dataset.respots || 0) + 1);
+    this.canvas.dataset.lastRespot = id;
+    if (!from || ms <= 0 || this._skip) {
+      this.balls = { ...this.balls, [id]: to };
+      this.draw();
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      let start = null;
+      const step = (now) => {
+        if (start === null) start = now;
+        const k = Math.min(1, (now - start) / ms);
+        const e = 1 - (1 - k) * (1 - k); // ease out: it slows onto the spot
+        this.balls = { ...this.balls, [id]: [from[0] + (to[0] - from[0]) * e, from[1] + (to[1] - from[1]) * e] };
+        this.draw();
+        if (k >= 1 || this._skip) {
+          this.balls = { ...this.balls, [id]: to };
+          this.draw();
+          resolve();
+        } else {
+          requestAnimationFrame(step);
+        }
+      };
+      requestAnimationFrame(step);
+    });
   }
 }
 
