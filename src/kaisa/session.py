@@ -618,11 +618,12 @@ def physics_ready() -> bool:
     return kernels_cached()
 
 
-def warm_up_physics() -> None:
-    """Compile or load the physics engine's kernels now, so the first stroke does not wait for them."""
+def warm_up_physics(*, notice: bool = True) -> None:
+    """Compile or load the physics engine's kernels now, so the first stroke does not wait for them.
+    ``notice=False`` when the caller says why it waits (a spinner) instead of the physics' one-line notice."""
     from kaisa.physics import warm_up
 
-    warm_up()
+    warm_up(notice=notice)
 
 
 def check_position(position: Position) -> None:
@@ -744,8 +745,10 @@ def study_setup(position: Position, game: GameState, stroke: Stroke | None = Non
 
 
 def advise(position: Position, game: GameState | None, level: str, seed: int = 0) -> list[Evaluation]:
-    """The advisor's evaluated calls in ``position`` (``game``: default W1 at the table), best first. Refuses a
-    cue ball that is neither on the table nor in hand."""
+    """The advisor's evaluated calls in ``position`` (``game``: default W1 at the table), best first: a search
+    level's ranked calls, or for ``baseline`` the one stroke the baseline player would play, appraised the same
+    way (:data:`ADVISOR_LEVELS`). Refuses a cue ball that is neither on the table nor in hand."""
+    from kaisa.players.kinds import BASELINE
     from kaisa.players.search import advise as search_advise
 
     game = game or GameState()
@@ -754,7 +757,29 @@ def advise(position: Position, game: GameState | None, level: str, seed: int = 0
             f"{game.shooter.value} is to play but is not on the table: put it in the position, or play it from hand "
             f"(a state with {game.shooter.value} in in_hand)"
         )
+    if level == BASELINE:
+        return [_baseline_advice(position, game, seed)]
     return search_advise(position, game, level=level, seed=seed)
+
+
+ADVISOR_LEVELS = COMPUTER_KINDS
+"""The levels :func:`advise` plays: every computer player's kind (baseline, beginner, club, master)."""
+
+BASELINE_SAMPLES = 12
+"""Noisy executions that appraise the baseline player's stroke in :func:`advise`."""
+
+
+def _baseline_advice(position: Position, game: GameState, seed: int) -> Evaluation:
+    """The baseline player's stroke, played with its seat's noise and scored as the search scores its own (no
+    look at the position left: the baseline never thinks of it)."""
+    from kaisa.players import BASELINE, BaselinePlayer
+    from kaisa.players.levels import LEVELS
+    from kaisa.players.search import SearchPlayer
+
+    call, stroke = BaselinePlayer(BASELINE, seed).shot(position, game, OFFICIAL, 0)
+    yardstick = SearchPlayer("beginner", seed=seed, noise=seat_noise(BASELINE) / LEVELS["beginner"].noise)
+    appraised = yardstick.appraise(call, stroke, position, game, BASELINE_SAMPLES)
+    return replace(appraised, kind="direct" if call is not None else "safety")
 
 
 @dataclass(frozen=True)

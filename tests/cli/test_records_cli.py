@@ -5,6 +5,7 @@ Ctrl+C is a real SIGINT sent to a real ``kaisa match`` process."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -162,3 +163,141 @@ def test_simulate_and_table_draw_pictures(tmp_path: Path) -> None:
     refused = invoke("table", "--plot", str(tmp_path / "missing" / "t.png"))
     assert refused.exit_code == 2
     assert "does not exist" in refused.output
+
+
+# --- the same names everywhere: levels, languages, databases ------------------------------------------------
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("match",), ("advise",), ("tournament",), ("dataset",), ("bench", "ai")],
+)
+def test_every_command_that_takes_a_player_kind_lists_every_kind_in_its_help(command: tuple[str, ...]) -> None:
+    from kaisa.players.kinds import COMPUTER_KINDS
+
+    shown = _flat(invoke(*command, "--help").output)
+    assert ", ".join(COMPUTER_KINDS) in shown or all(kind in shown for kind in COMPUTER_KINDS), shown
+
+
+def test_advise_level_baseline_is_the_baseline_players_stroke_with_its_odds() -> None:
+    """issue 16: advise --level baseline was refused though every other command takes baseline."""
+    result = invoke("advise", "--position", "examples/rule-position.json", "--level", "baseline", "--json")
+    assert result.exit_code == 0, result.output
+    import json
+
+    data = json.loads(result.output)
+    assert data["level"] == "baseline"
+    [row] = data["advice"]
+    assert row["call"] is not None
+    assert row["kind"] == "direct"
+    assert 0.0 <= row["p_pot"] <= 1.0
+    assert row["position_value"] == 0.0  # the baseline never weighs the position left
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("match", "--p1", "grandmaster", "--no-db"), "--p1: unknown player kind 'grandmaster'"),
+        (("match", "--p2", "[/]", "--no-db"), "--p2: unknown player kind '[/]'"),
+        (("tournament", "--players", "club,nobody"), "--players: unknown player kind 'nobody'"),
+        (("dataset", "--players", "club,,", "--out", "x"), "needs at least two players, not 1"),
+        (("dataset", "--players", ",", "--out", "x"), "--players takes comma-separated kinds"),
+    ],
+)
+def test_a_wrong_player_kind_names_the_option_and_every_kind(args: tuple[str, ...], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2
+    shown = _flat(result.output)
+    assert message in shown
+    if "unknown player kind" in message:
+        assert "the computer players are baseline, beginner, club, master" in shown
+
+
+def test_replay_and_matches_show_speak_finnish(record_file: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "club.sqlite3")  # a plain file path, not a URL
+    replayed = invoke("replay", str(record_file), "--lang", "fi", "--store", "--db", db)
+    assert replayed.exit_code == 0, replayed.output
+    shown = _flat(replayed.output)
+    assert "tarkistettu:" in shown
+    assert "jokainen tuomio kuten pöytäkirjassa" in shown
+    assert "Pöytäkirja" in shown
+    assert "voittaja:" in shown
+    assert "60 pistettä (3)" in shown
+    assert "winner" not in shown
+    assert "verified" not in shown
+    show = invoke("matches", "show", "1", "--db", db, "--lang", "fi")
+    assert show.exit_code == 0, show.output
+    assert "Pöytäkirja" in show.output
+    assert invoke("replay", str(record_file), "--lang", "sv").exit_code == 2
+
+
+def test_simulate_speaks_finnish_with_decimal_commas() -> None:
+    result = invoke(
+        "simulate", "--position", "examples/position.json", "--stroke", "examples/stroke.json", "--lang", "fi"
+    )
+    assert result.exit_code == 0, result.output
+    shown = _flat(result.output)
+    assert "tapahtuma" in shown
+    assert "Loppuasema" in shown
+    assert "pallot pysähtyivät" in shown
+    assert "lyönti" in shown
+    assert "valli" in shown
+    assert re.search(r"\d,\d{3}", shown)
+    assert not re.search(r"\b0\.\d{3}\b", shown)
+
+
+def test_match_live_view_and_scoresheet_in_finnish(tmp_path: Path) -> None:
+    record = tmp_path / "m.kaisa"
+    result = invoke("match", "--no-db", "--seed", "3", "--lang", "fi", "--record", str(record), "--clock", "sim")
+    assert result.exit_code == 0, result.output
+    shown = _flat(result.output)
+    assert "pelaaja" in shown
+    assert "lyöntivuorot" in shown
+    assert "kello" in shown
+    assert "Pöytäkirja" in shown
+    assert "Scoresheet" not in shown
+    assert "innings" not in shown
+
+
+@pytest.mark.parametrize("form", ["plain", "relative", "url"])
+def test_db_takes_a_plain_sqlite_file_path_or_a_url(form: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue 16: --db /tmp/x.db was refused as "not a database URL"."""
+    monkeypatch.chdir(tmp_path)
+    db = {"plain": str(tmp_path / "x.db"), "relative": "club.sqlite3", "url": f"sqlite:///{tmp_path / 'y.db'}"}[form]
+    result = invoke("matches", "list", "--db", db)
+    assert result.exit_code == 0, result.output
+    assert "no stored matches" in result.output.lower()
+    made = {"plain": tmp_path / "x.db", "relative": tmp_path / "club.sqlite3", "url": tmp_path / "y.db"}[form]
+    assert made.is_file()
+
+
+def test_db_in_a_missing_folder_is_one_error_line(tmp_path: Path) -> None:
+    result = invoke("stats", "--db", str(tmp_path / "no" / "such" / "x.db"))
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1
+    assert "cannot open the database" in result.output
+
+
+def test_tournament_and_dataset_share_one_set_of_run_options() -> None:
+    """Review finding: the Ray/backend options were written twice; they are common.Backend, Address, ..."""
+    import inspect
+
+    from kaisa.cli import common
+    from kaisa.cli.dataset import dataset_command
+    from kaisa.cli.tournament import tournament_command
+
+    for command in (tournament_command, dataset_command):
+        hints = inspect.signature(command).parameters
+        for name, shared in (
+            ("backend", common.Backend),
+            ("address", common.Address),
+            ("workers", common.Workers),
+            ("seed", common.RunSeed),
+            ("noise", common.Noise),
+            ("games", common.Games),
+        ):
+            assert eval(hints[name].annotation, vars(common)) == shared, (command.__name__, name)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from kaisa.cli.common import console, ensure_physics_ready, fail
+from kaisa.cli.common import KIND_NAMES, console, ensure_physics_ready, fail, split_kinds
 
 
 def bench_all(
@@ -98,7 +98,9 @@ def bench_ai(
     noise: Annotated[float, typer.Option("--noise", min=0.0, help="Stroke-noise scale (1 = the convention).")] = 1.0,
     kinds: Annotated[
         str | None,
-        typer.Option("--kinds", help="Player kinds to compare with the baseline, comma-separated (default: all)."),
+        typer.Option(
+            "--kinds", help=f"Players to compare with the baseline, comma-separated (default: all): {KIND_NAMES}."
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts and the players.")] = 2014,
     plot: Annotated[
@@ -114,10 +116,7 @@ def bench_ai(
     from kaisa.bench.ai import DEFAULT_SWEEP, ai_benchmark, print_ai_report, write_sweep_plot
     from kaisa.players import PLAYER_KINDS
 
-    chosen = [k.strip() for k in (kinds.split(",") if kinds is not None else PLAYER_KINDS) if k.strip()]
-    unknown = [k for k in chosen if k not in PLAYER_KINDS]
-    if unknown:
-        fail(f"unknown player kind {', '.join(unknown)}; the kinds are {', '.join(PLAYER_KINDS)}")
+    chosen = split_kinds("--kinds", kinds) if kinds is not None else list(PLAYER_KINDS)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg", ".pdf"):
         fail(f"--plot {plot}: the plot is written as .png, .svg or .pdf, chosen by the file's suffix")
     scales = list(DEFAULT_SWEEP) if plot is not None and sweep is None else []

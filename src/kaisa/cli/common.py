@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -18,8 +19,23 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from kaisa.players.kinds import COMPUTER_KINDS
+
 console = Console()
 err_console = Console(stderr=True)
+
+KIND_NAMES = ", ".join(COMPUTER_KINDS)
+"""Every computer player's kind, weakest first, as each command's help and errors list them
+(:data:`kaisa.players.kinds.COMPUTER_KINDS`: the same names for --p1, --level, --players and --kinds)."""
+KIND_HELP = f"a computer player: {KIND_NAMES} (weakest first; the README's table of levels says how strong each is)"
+
+DB_HELP = "Database URL, or the path of an SQLite file (default: $KAISA_DB, else SQLite in the user data dir)."
+"""The help of every --db option."""
+
+LANGS = ("fi", "en")
+"""The languages rulings and views are printed in."""
+Lang = Annotated[str, typer.Option("--lang", help="Language of the rulings and the view: fi or en.")]
+"""The --lang option of every command that prints a ruling."""
 
 
 def fail(message: str) -> NoReturn:
@@ -77,20 +93,72 @@ def progress(quiet: bool = False) -> Progress:
 
 
 def ensure_physics_ready(quiet: bool = False) -> None:
-    """Compile the physics kernels on first use, with a spinner instead of a silent pause."""
+    """Compile the physics kernels on first use, with a spinner instead of a silent pause; ``quiet`` (--json,
+    --csv: stdout stays the document) leaves it to the physics' own one line on stderr."""
     from kaisa.session import physics_ready as kernels_cached
     from kaisa.session import warm_up_physics as warm_up
 
     if kernels_cached():
         return
-    if quiet:  # --json, --csv: stdout stays the document, but stderr still says why nothing happens for a while
-        err_console.print(
-            "compiling the physics engine's kernels (first run only, about a minute; cached afterwards)...",
-            markup=False,
-        )
-        warm_up()
+    if quiet:
+        warm_up()  # the physics says on stderr, once, that it compiles its kernels
         return
     with err_console.status(
         "Compiling the physics engine's kernels (first run only, about a minute; cached afterwards)...", spinner="dots"
     ):
-        warm_up()
+        warm_up(notice=False)
+
+
+def check_lang(lang: str) -> str:
+    if lang not in LANGS:
+        fail(f"--lang is fi or en, not {lang!r}")
+    return lang
+
+
+def check_kinds(option: str, kinds: Sequence[str]) -> list[str]:
+    """``kinds`` if each is a computer player's kind; else one error line naming them all."""
+    unknown = [k for k in kinds if k not in COMPUTER_KINDS]
+    if unknown:
+        fail(f"{option}: unknown player kind {', '.join(map(repr, unknown))}; the computer players are {KIND_NAMES}")
+    return list(kinds)
+
+
+def split_kinds(option: str, text: str) -> list[str]:
+    """Comma-separated kinds, checked (``club,club``: a kind twice plays itself)."""
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    if not kinds:
+        fail(f"{option} takes comma-separated kinds of computer player: {KIND_NAMES}")
+    return check_kinds(option, kinds)
+
+
+# --- where many matches run: the options kaisa tournament and kaisa dataset share ---------------------------
+
+Backend = Annotated[str, typer.Option("--backend", help="Where the matches run: local (process pool) or ray.")]
+Address = Annotated[
+    str | None, typer.Option("--address", help="Ray cluster to join (host:port, ray://host:port or auto).")
+]
+Workers = Annotated[
+    int | None,
+    typer.Option("--workers", help="Parallel matches (local pool, or a local Ray's CPUs); default min(2, cores)."),
+]
+RunSeed = Annotated[int, typer.Option("--seed", help="Seed of the whole run (>= 0).")]
+Noise = Annotated[float, typer.Option("--noise", help="Stroke-noise scale (1 = the convention).")]
+Games = Annotated[int, typer.Option("--games", help="Matches per pair of players (sides alternate).")]
+
+
+def check_run(
+    kinds: Sequence[str], games: int, seed: int, noise: float, backend: str, workers: int | None, address: str | None
+) -> None:
+    """Refuse a tournament or data set that cannot run, before anything runs: the players, games, seed and noise
+    (the schedule), the backend and its workers, and Ray's presence and address."""
+    from kaisa.tournament import TournamentError, check_address, import_ray, make_backend, schedule
+
+    try:
+        schedule(list(kinds), games, seed, noise)
+        make_backend(backend, workers=workers, address=address)
+        if backend == "ray":
+            import_ray()
+            if address is not None:
+                check_address(address)
+    except TournamentError as exc:
+        fail(str(exc))

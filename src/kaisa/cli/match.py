@@ -11,14 +11,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kaisa.cli.common import console, ensure_physics_ready, err_console, fail
+from kaisa.cli.common import (
+    DB_HELP,
+    KIND_HELP,
+    Lang,
+    check_kinds,
+    check_lang,
+    console,
+    ensure_physics_ready,
+    err_console,
+    fail,
+)
 from kaisa.cli.render import match_view, print_scoresheet
 from kaisa.players.kinds import COMPUTER_KINDS
 
 if TYPE_CHECKING:
     from kaisa.game import Match
-
-KIND_HELP = f"a computer player: {', '.join(COMPUTER_KINDS)} (see the README's table of levels)"
 
 
 def check_writable(path: Path, option: str = "--record") -> None:
@@ -50,13 +58,13 @@ def match_command(
         typer.Option("--seed", help="Seed for the players' decisions and the match's chance.", min=0, max=2**63 - 1),
     ] = 1,
     clock: Annotated[str, typer.Option("--clock", help="Competition clock: off, sim or wall.")] = "off",
-    db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
     record: Annotated[Path | None, typer.Option("--record", help="Also write the match notation to this file.")] = None,
     no_db: Annotated[bool, typer.Option("--no-db", help="Do not store the match in a database.")] = False,
     resume: Annotated[
         int | None, typer.Option("--resume", help="Play on a stored match from where it stopped (its id).", min=1)
     ] = None,
-    lang: Annotated[str, typer.Option("--lang", help="Language of the rulings: fi or en.")] = "en",
+    lang: Lang = "en",
 ) -> None:
     """Play a whole match between computer players, with a live view, and print the scoresheet."""
     from rich.live import Live
@@ -67,13 +75,11 @@ def match_command(
     from kaisa.records.storage import PlayerInfo, open_store
     from kaisa.session import MatchSession, Played, Sessions, match_config
 
-    if lang not in ("fi", "en"):
-        fail(f"--lang is fi or en, not {lang!r}")
+    check_lang(lang)
     if clock not in ("off", "sim", "wall"):
         fail(f"--clock must be off, sim or wall, not {clock!r}")
-    for kind in (p1, p2):
-        if kind not in COMPUTER_KINDS:
-            fail(f"unknown player kind {kind!r}; the computer players are {', '.join(COMPUTER_KINDS)}")
+    check_kinds("--p1", [p1])
+    check_kinds("--p2", [p2])
     if resume is not None and no_db:
         fail("--resume plays on a stored match, so it needs the database: leave out --no-db")
     if record is not None:
@@ -136,7 +142,7 @@ def match_command(
             match = sessions.store.resume(match_id)  # the whole match, from its first action
         except KaisaError as exc:
             fail(str(exc))
-    print_scoresheet(match)
+    print_scoresheet(match, lang)
     if match_id is not None:
         console.print(f"match {match_id} stored in {sessions.store.url}", markup=False, style="dim")
     if record is not None:

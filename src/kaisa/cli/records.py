@@ -9,14 +9,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from kaisa.cli.common import console, ensure_physics_ready, err_console, fail, progress, read_text
+from kaisa.cli.common import (
+    DB_HELP,
+    Lang,
+    check_lang,
+    console,
+    ensure_physics_ready,
+    err_console,
+    fail,
+    progress,
+    read_text,
+)
 from kaisa.cli.render import print_match_list, print_scoresheet, print_stats
 from kaisa.errors import KaisaError
 
 if TYPE_CHECKING:
     from kaisa.records.storage import Store
-
-DB_HELP = "Database URL or SQLite file (default: $KAISA_DB, else SQLite in the user data dir)."
 
 
 def _open(db: str | None) -> Store:
@@ -35,10 +43,12 @@ def replay_command(
         typer.Option("--store", help="After verifying it, store the match in the database (once: a copy is refused)."),
     ] = False,
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+    lang: Lang = "en",
 ) -> None:
     """Re-play a match record stroke by stroke and check that every ruling and the result come out the same."""
     from kaisa.records.notation import parse_record, replay_record
 
+    check_lang(lang)
     text = read_text(file, "match record")
     try:
         actions = len(parse_record(text).actions)
@@ -51,10 +61,12 @@ def replay_command(
             match = replay_record(text, on_action=lambda: bar.advance(task))
     except KaisaError as exc:
         fail(str(exc))
-    console.print(
-        f"[green]verified[/]: {len(match.stack)} actions, {match.state.strokes} strokes, every ruling as recorded"
-    )
-    print_scoresheet(match)
+    verified = {
+        "fi": "[green]tarkistettu[/]: {0} kirjausta, {1} lyöntiä, jokainen tuomio kuten pöytäkirjassa",
+        "en": "[green]verified[/]: {0} actions, {1} strokes, every ruling as recorded",
+    }[lang]
+    console.print(verified.format(len(match.stack), match.state.strokes))
+    print_scoresheet(match, lang)
     if store_it:
         from kaisa.records.storage import DuplicateMatchError
 
@@ -154,8 +166,10 @@ def matches_list(
 def matches_show(
     match_id: Annotated[int, typer.Argument(help="The stored match's id (kaisa matches list).", min=1)],
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
+    lang: Lang = "en",
 ) -> None:
     """Show one stored match: its players, where it stands and its scoresheet (no stroke is simulated)."""
+    check_lang(lang)
     store = _open(db)
     try:
         info = store.match_info(match_id)
@@ -163,7 +177,7 @@ def matches_show(
     except KaisaError as exc:
         fail(str(exc))
     print_match_list([info], store.url)
-    print_scoresheet(match)
+    print_scoresheet(match, lang)
     if info.status == "playing":
         console.print(f"resume with: kaisa match --resume {match_id}", markup=False)
 

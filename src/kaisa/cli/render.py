@@ -22,29 +22,47 @@ if TYPE_CHECKING:
     from kaisa.table import TableSpec
 
 
-def print_record(record: ShotRecord, title: str) -> None:
+EVENT_WORDS = {
+    "strike": ("lyönti", "strike"),
+    "ball": ("osuma palloon", "ball"),
+    "rail": ("valli", "rail"),
+    "jaw": ("haaki", "jaw"),
+    "pocket": ("pussiin", "pocket"),
+    "off": ("pois pöydältä", "off the table"),
+}
+"""The physics' events as a referee names them, (fi, en)."""
+
+
+def print_record(record: ShotRecord, title: str, lang: str = "en") -> None:
+    fi = lang == "fi"
     events = Table(title=title, title_justify="left")
     events.add_column("t (s)", justify="right")
-    events.add_column("event")
-    events.add_column("ball")
-    events.add_column("with")
+    events.add_column("tapahtuma" if fi else "event")
+    events.add_column("pallo" if fi else "ball")
+    events.add_column("mihin" if fi else "with")
     for e in record.events:
         fields = e.fields_json()
         other = " ".join(str(v) for k, v in fields.items() if k != "ball")
-        events.add_row(f"{e.t:.3f}", e.type, fields["ball"], other)
+        words = EVENT_WORDS.get(e.type, (e.type, e.type))
+        events.add_row(f"{e.t:.3f}".replace(".", "," if fi else "."), words[not fi], fields["ball"], Text(other))
     console.print(events)
-    final = Table(title="Final position", title_justify="left")
-    final.add_column("ball")
+    final = Table(title="Loppuasema" if fi else "Final position", title_justify="left")
+    final.add_column("pallo" if fi else "ball")
     final.add_column("x (m)", justify="right")
     final.add_column("y (m)", justify="right")
     for ball in record.position:
         if ball in record.final:
             x, y = record.final[ball]
-            final.add_row(ball.value, f"{x:.4f}", f"{y:.4f}")
+            xs, ys = f"{x:.4f}", f"{y:.4f}"
+            final.add_row(ball.value, xs.replace(".", ",") if fi else xs, ys.replace(".", ",") if fi else ys)
         else:
-            final.add_row(ball.value, "[dim]pocketed[/]", "")
+            final.add_row(ball.value, Text("pussissa" if fi else "pocketed", style="dim"), "")
     console.print(final)
-    console.print(f"[dim]balls settled after {record.duration:.2f} s[/]")
+    settled = f"{record.duration:.2f}"
+    if fi:
+        console.print(f"pallot pysähtyivät {settled.replace('.', ',')} s kuluttua", style="dim", markup=False)
+    else:
+        console.print(f"balls settled after {settled} s", style="dim", markup=False)
 
 
 def print_ruling(ruling: Any, lang: str) -> None:
@@ -67,14 +85,66 @@ def print_ruling(ruling: Any, lang: str) -> None:
         console.print(f"{labels[3]}: {ruling.winner.value}")
 
 
+PHASES = {
+    "lag": ("teikkaus", "lag"),
+    "choose": ("lyöntipallon valinta", "choosing the cue ball"),
+    "place-w2": ("W2:n asettaminen", "placing W2"),
+    "play": ("peli", "play"),
+    "shootout-lag": ("rangaistuslyöntien teikkaus", "shoot-out lag"),
+    "shootout": ("rangaistuslyönnit", "penalty shoot-out"),
+    "over": ("päättynyt", "over"),
+}
+"""The match's phases as the live view names them, (fi, en)."""
+
+WORDS = {
+    "fi": {
+        "player": "pelaaja", "ball": "pallo", "score": "pisteet", "innings": "lyöntivuorot", "stroke": "lyönti",
+        "run": "sarja", "no points": "ei pisteitä", "clock": "kello", "left": "jäljellä",
+        "final innings": "viimeiset lyöntivuorot", "scoresheet": "Pöytäkirja", "points": "pisteet",
+        "recorded": "pöytäkirjaan", "winner": "voittaja", "with": "pallolla",
+        "legend": "pisteet: pistetilanne lopussa; pöytäkirjaan: merkittävä tulos (voittajalle 60 tai yli merkitään 60, "
+        "kohta 3)",
+    },
+    "en": {
+        "player": "player", "ball": "ball", "score": "score", "innings": "innings", "stroke": "stroke", "run": "run",
+        "no points": "no points", "clock": "clock", "left": "left", "final innings": "final innings",
+        "scoresheet": "Scoresheet", "points": "points", "recorded": "recorded", "winner": "winner", "with": "with",
+        "legend": "points: the score at the end; recorded: the scoresheet's figure (a winner at 60 or more is "
+        "written 60, rule 3)",
+    },
+}  # fmt: skip
+"""The live view's and the scoresheet's words in Finnish and English."""
+
+
+def result_reason(reason: str, lang: str) -> str:
+    """How the match ended, in ``lang``: the match states it in English (stored as such), so the Finnish is
+    looked up here (an unknown reason is shown as stored)."""
+    if lang == "en":
+        return reason
+    fixed = {
+        "60 points (3)": "60 pistettä (3)",
+        "penalty shoot-out: higher score after the innings (6)": (
+            "rangaistuslyöntiratkaisu: enemmän pisteitä kymmenen lyöntivuoron jälkeen (6)"
+        ),
+    }
+    if reason in fixed:
+        return fixed[reason]
+    clause, _, rest = reason.partition(": ")
+    if rest.endswith(" forfeits"):
+        return f"{clause}: {rest.removesuffix(' forfeits')}-pelaaja on hävinnyt ottelun kohdan {clause} mukaisesti"
+    return reason
+
+
 def match_view(match: Any, entry: Any = None, lang: str = "en") -> Group:
     state = match.state
     names = match.config.players
-    table = Table(title=Text(f"Kaisa: {names[0]} v {names[1]}  ({state.phase.value})"), title_justify="left")
-    table.add_column("player")
-    table.add_column("ball")
-    table.add_column("score", justify="right")
-    table.add_column("innings", justify="right")
+    w = WORDS[lang]
+    phase = PHASES.get(state.phase.value, (state.phase.value, state.phase.value))[lang == "en"]
+    table = Table(title=Text(f"Kaisa: {names[0]} v {names[1]}  ({phase})"), title_justify="left")
+    table.add_column(w["player"])
+    table.add_column(w["ball"])
+    table.add_column(w["score"], justify="right")
+    table.add_column(w["innings"], justify="right")
     for i, name in enumerate(names):
         ball = state.owners[i] if state.owners else None
         at_table = state.owners is not None and state.game.shooter is ball and state.phase.value in ("play", "shootout")
@@ -88,18 +158,21 @@ def match_view(match: Any, entry: Any = None, lang: str = "en") -> Group:
     line = ""
     if ruling is not None:
         last = "; ".join(f"{x.clause}: {getattr(x, lang)}" for x in (*ruling.items, *ruling.fouls))
-        words = {"fi": ("lyönti", "sarja", "ei pisteitä"), "en": ("stroke", "run", "no points")}[lang]
-        line = f"{words[0]} {state.strokes}, {words[1]} {state.run}: {last or words[2]}"
+        line = f"{w['stroke']} {state.strokes}, {w['run']} {state.run}: {last or w['no points']}"
     parts: list[Any] = [table, Text(line, style="dim")]
     if match.config.clock.mode != "off":
         clock = state.clock
         left = max(0.0, clock.limit - clock.elapsed)
-        label = {"fi": "kello", "en": "clock"}[lang]
         final = (
-            "" if clock.final_innings is None else f"; final innings: {' '.join(b.value for b in clock.final_innings)}"
+            ""
+            if clock.final_innings is None
+            else f"; {w['final innings']}: {' '.join(b.value for b in clock.final_innings)}"
         )
         parts.append(
-            Text(f"{label} {_mmss(clock.elapsed)} / {_mmss(clock.limit)} ({_mmss(left)} left){final}", style="cyan")
+            Text(
+                f"{w['clock']} {_mmss(clock.elapsed)} / {_mmss(clock.limit)} ({_mmss(left)} {w['left']}){final}",
+                style="cyan",
+            )
         )
     return Group(*parts)
 
@@ -109,12 +182,13 @@ def _mmss(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def print_scoresheet(match: Any) -> None:
+def print_scoresheet(match: Any, lang: str = "en") -> None:
     state = match.state
     result = state.result
-    sheet = Table(title="Scoresheet", title_justify="left")
+    w = WORDS[lang]
+    sheet = Table(title=w["scoresheet"], title_justify="left")
     for col in ("player", "ball", "points", "recorded", "innings"):
-        sheet.add_column(col)
+        sheet.add_column(w[col])
     for i, name in enumerate(match.config.players):
         ball = state.owners[i] if state.owners else None
         if ball is None:
@@ -124,12 +198,9 @@ def print_scoresheet(match: Any) -> None:
     console.print(sheet)
     if result is not None:
         winner = escape(match.config.players[state.player_of(result.winner)])
-        console.print(f"winner: [bold]{winner}[/] with {result.winner.value}; {escape(result.reason)}")
-        console.print(
-            "points: the score at the end; recorded: the scoresheet's figure (a winner at 60 or more is written 60,"
-            " rule 3)",
-            style="dim",
-        )
+        reason = escape(result_reason(result.reason, lang))
+        console.print(f"{w['winner']}: [bold]{winner}[/] {w['with']} {result.winner.value}; {reason}")
+        console.print(w["legend"], style="dim", markup=False)
 
 
 def print_advice(

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from kaisa.cli.common import ensure_physics_ready, fail, read_json
+from kaisa.cli.common import Lang, check_lang, ensure_physics_ready, fail, read_json
 from kaisa.cli.render import print_ruling
 from kaisa.errors import KaisaError
 from kaisa.model import Position, Stroke
@@ -27,7 +27,7 @@ def rule_command(
         Path | None, typer.Option("--options", help="Rule options JSON (see kaisa.referee.RuleOptions).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the ruling as JSON (the stable contract).")] = False,
-    lang: Annotated[str, typer.Option("--lang", help="Language of the explanations: fi or en.")] = "en",
+    lang: Lang = "en",
 ) -> None:
     """Rule one stroke by the 2014 rulebook: simulate --stroke, or take --events as they happened."""
     from kaisa.call import parse_call
@@ -35,8 +35,7 @@ def rule_command(
 
     if (stroke is None) == (events is None):
         fail("give exactly one of --stroke (simulate the stroke) or --events (rule a recorded event log)")
-    if lang not in ("fi", "en"):
-        fail(f"--lang must be fi or en, not {lang!r}")
+    check_lang(lang)
     try:
         start = Position.from_json(read_json(position, "position"))
         the_call = None if call.strip().lower() in ("", "none", "-") else parse_call(call)

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli.common import console, ensure_physics_ready, err_console, fail, read_json
+from kaisa.cli.common import Lang, check_lang, console, ensure_physics_ready, err_console, fail, read_json
 from kaisa.cli.render import print_record, print_table_spec
 from kaisa.errors import KaisaError
 from kaisa.model import BallId, Position, Stroke
@@ -32,10 +32,12 @@ def simulate_command(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Draw the table with each ball's path and the events into this PNG.")
     ] = None,
+    lang: Lang = "en",
 ) -> None:
     """Simulate one stroke and print its events and the final position."""
     from kaisa.session import simulate_stroke
 
+    check_lang(lang)
     if plot is not None:
         from kaisa.cli.match import check_writable
 
@@ -53,7 +55,11 @@ def simulate_command(
     if as_json:
         sys.stdout.write(json.dumps(record.to_json(), indent=2) + "\n")
     else:
-        print_record(record, f"{stk.ball.value} at {stk.speed} m/s, direction {stk.direction} deg")
+        title = {
+            "fi": f"{stk.ball.value}, nopeus {stk.speed:g} m/s, suunta {stk.direction:g}°",
+            "en": f"{stk.ball.value} at {stk.speed} m/s, direction {stk.direction} deg",
+        }[lang]
+        print_record(record, title.replace(".", ",") if lang == "fi" else title, lang)
     if plot is not None:
         from kaisa.cli.plot import plot_table
         from kaisa.table import OFFICIAL

@@ -7,57 +7,43 @@ from typing import Annotated
 
 import typer
 
-from kaisa.cli.common import console, ensure_physics_ready, fail
+from kaisa.cli.common import (
+    DB_HELP,
+    KIND_HELP,
+    Address,
+    Backend,
+    Games,
+    Noise,
+    RunSeed,
+    Workers,
+    check_run,
+    console,
+    ensure_physics_ready,
+    fail,
+    progress,
+    split_kinds,
+)
 
 
 def tournament_command(
-    players: Annotated[
-        str, typer.Option("--players", help="Computer players, comma-separated kinds, e.g. baseline,beginner,club.")
-    ],
-    games: Annotated[int, typer.Option("--games", help="Games per pair of players (sides alternate).")] = 2,
-    backend: Annotated[
-        str, typer.Option("--backend", help="Where the games run: local (process pool) or ray.")
-    ] = "local",
-    address: Annotated[
-        str | None, typer.Option("--address", help="Ray cluster to join (host:port, ray://host:port or auto).")
-    ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option("--workers", help="Parallel games (local pool, or a local Ray's CPUs); default min(2, cores)."),
-    ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the whole tournament (>= 0).")] = 2014,
-    noise: Annotated[float, typer.Option("--noise", help="Stroke-noise scale (1 = the convention).")] = 1.0,
-    db: Annotated[str | None, typer.Option("--db", help="Database URL (default: SQLite in the user data dir).")] = None,
+    players: Annotated[str, typer.Option("--players", help=f"Computer players, comma-separated; each is {KIND_HELP}.")],
+    games: Games = 2,
+    backend: Backend = "local",
+    address: Address = None,
+    workers: Workers = None,
+    seed: RunSeed = 2014,
+    noise: Noise = 1.0,
+    db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write results.csv, results.json and ratings.png into this directory.")
     ] = None,
 ) -> None:
     """A round robin between computer players: every match stored, players rated (Bradley-Terry, Elo scale)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from kaisa.records.storage import StorageError, open_store
-    from kaisa.tournament import (
-        GameResult,
-        TournamentError,
-        check_address,
-        import_ray,
-        make_backend,
-        print_tournament,
-        run_tournament,
-        schedule,
-        write_outputs,
-    )
+    from kaisa.tournament import GameResult, TournamentError, print_tournament, run_tournament, write_outputs
 
-    kinds = [k.strip() for k in players.split(",") if k.strip()]
-    try:
-        schedule(kinds, games, seed, noise)  # checks the players, games, seed and noise before anything runs
-        make_backend(backend, workers=workers, address=address)
-        if backend == "ray":
-            import_ray()
-            if address is not None:
-                check_address(address)
-    except TournamentError as exc:
-        fail(str(exc))
+    kinds = split_kinds("--players", players)
+    check_run(kinds, games, seed, noise, backend, workers, address)  # before anything runs
     if out is not None:
         try:
             out.mkdir(parents=True, exist_ok=True)  # before the games, not after them
@@ -71,18 +57,15 @@ def tournament_command(
     if backend == "ray":
         where = f"the Ray cluster at {address}" if address else "a local Ray instance (about 10 s)"
         console.print(f"[dim]starting {where}...[/]")
-    progress = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True,
-    )  # fmt: skip
-    task = progress.add_task(f"tournament on the {backend} backend", total=None)
+    bar = progress()
+    task = bar.add_task(f"tournament on the {backend} backend", total=None)
 
     def on_start(total: int) -> None:  # after the local pool's workers are forked
-        progress.update(task, total=total)
-        progress.start()
+        bar.update(task, total=total)
+        bar.start()
 
     def on_game(result: GameResult) -> None:
-        progress.update(task, advance=1, description=f"{result.spec.names[0]} v {result.spec.names[1]}")
+        bar.update(task, advance=1, description=f"{result.spec.names[0]} v {result.spec.names[1]}")
 
     try:
         with store:
@@ -91,9 +74,9 @@ def tournament_command(
                 store=store, on_start=on_start, on_game=on_game,
             )  # fmt: skip
     except (TournamentError, StorageError) as exc:
-        progress.stop()
+        bar.stop()
         fail(str(exc))
-    progress.stop()
+    bar.stop()
     print_tournament(result, console)
     if out is not None:
         try:

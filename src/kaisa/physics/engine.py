@@ -51,7 +51,7 @@ from kaisa.model import (
     Stroke,
     Trajectories,
 )
-from kaisa.physics import fast
+from kaisa.physics import fast, warmup
 from kaisa.table import OFFICIAL, PocketId, Point, RailId, TableSpec
 
 fast.apply_from_environment()  # the faster pooltool layer (same answers), unless KAISA_STOCK_POOLTOOL=1
@@ -268,6 +268,8 @@ def simulate(
     """
     if trajectories is not None and not (math.isfinite(trajectories) and 1 <= trajectories <= 1000):
         raise ValueError(f"trajectory rate {trajectories} Hz is out of range: allowed is [1, 1000] Hz")
+    if not warmup.noticed:  # the first stroke of a process: say so if it has to compile the kernels
+        warmup.notice_first_use()
     ptable = physics_table(spec)
     centres = _prepare(position, stroke, spec)
     system = run_engine(build_system(centres, stroke, ptable))

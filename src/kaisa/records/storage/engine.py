@@ -59,11 +59,14 @@ def sqlite_url(path: Path) -> str:
 
 
 def parse_url(url: str | os.PathLike[str] | None) -> URL:
-    """The URL to open: ``url`` (a path means an SQLite file), else :func:`default_url`."""
+    """The URL to open: ``url`` (a path, or a text without ``://`` such as ``club.sqlite3``, means an SQLite
+    file, as in ``$KAISA_DB``), else :func:`default_url`."""
     if url is None:
         url = default_url()
     elif not isinstance(url, str):
         url = sqlite_url(Path(url))
+    elif "://" not in url and url.strip():
+        url = sqlite_url(Path(url).expanduser())
     try:
         return make_url(url)
     except exc.ArgumentError:
