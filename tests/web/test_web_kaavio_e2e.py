@@ -192,6 +192,13 @@ def test_a_nine_player_night_on_three_tables_from_registration_to_placings(live:
             assert href is not None
             markers.append(href)
     expect(laptop.get_by_test_id("d-tables")).to_have_text("Kaikki pöydät ovat käytössä.")
+    # the marker's link as a QR code for a phone to scan (the club's, with the server's address on the network)
+    laptop.get_by_test_id("qr-1").click()
+    qr = laptop.get_by_test_id("dlg-marker")
+    expect(qr.get_by_test_id("marker-qr").locator("img")).to_be_visible()
+    expect(qr.get_by_test_id("marker-url")).to_have_value(re.compile(r"^http://.+" + re.escape(markers[0]) + "$"))
+    qr.get_by_role("button", name="Sulje").click()
+    expect(qr).to_be_hidden()
     expect(laptop.get_by_test_id("start-4")).to_be_disabled()
 
     # the players' bracket on a phone and the hall TV on a big screen
@@ -291,3 +298,26 @@ def test_a_nine_player_night_on_three_tables_from_registration_to_placings(live:
     out = bracket.get_by_test_id("b-out")
     expect(out).not_to_contain_text(winner)
     assert small_targets(laptop) == []
+
+
+def test_the_hall_tv_comes_back_by_itself_after_the_server_restarts(live: Server, pages: Pages) -> None:
+    """The server is stopped and started again mid-night: the TV says the connection was lost, reconnects by
+    itself, and shows the result typed meanwhile."""
+    made = live.call("POST", "/api/kaavio/competitions", {"name": "Katkos", "tables": ["1"]}).json()
+    cid, token = made["id"], made["token"]
+    for name, club in NAMES[:4]:
+        assert live.call(
+            "POST", f"/api/kaavio/competitions/{cid}/players", {"name": name, "club": club}, token
+        ).is_success
+    assert live.call("POST", f"/api/kaavio/competitions/{cid}/draw", {"seed": 1}, token).is_success
+    tv = open_page(pages, LAPTOP, f"{live.url}/kaavio#/tv/{cid}")
+    expect(tv.get_by_test_id("b-ready").locator("li.game")).to_have_count(4)
+    live.stop()
+    expect(tv.get_by_test_id("message-text")).to_have_text("Yhteys palvelimeen katkesi: yritetään uudelleen…")
+    live.start()
+    typed = live.call(
+        "POST", f"/api/kaavio/competitions/{cid}/games/1/result", {"points1": "60", "points2": "12"}, token
+    )
+    assert typed.is_success, typed.text
+    expect(tv.get_by_test_id("b-rounds").get_by_test_id("game-1")).to_contain_text("60–12", timeout=30_000)
+    expect(tv.get_by_test_id("message")).to_be_hidden()

@@ -428,12 +428,33 @@ function runningActions(g) {
   const url = view.markers && view.markers[String(g.number)];
   if (url) {
     out.push(el("a", { class: "button small", href: url, target: "_blank", rel: "noopener", "data-testid": `marker-${g.number}` }, t("kv.marker")));
-    out.push(el("button", { type: "button", class: "small", onclick: () => copy(location.origin + url) }, t("kv.copy")));
+    out.push(el("button", { type: "button", class: "small", "data-testid": `qr-${g.number}`, onclick: () => openMarker(g, url) }, t("kv.qr")));
   } else if (!g.match_id) {
     out.push(el("small", { class: "meta" }, t("kv.noMarker")));
   }
   out.push(el("button", { type: "button", class: "small", "data-testid": `type-${g.number}`, onclick: () => openResult(g) }, t("kv.type")));
   return out;
+}
+
+async function openMarker(g, url) {
+  // the club's QR code carries the link with this server's address on the club's network (not localhost)
+  const [, match, secret] = /#\/match\/(\d+)\/(.+)$/.exec(url) || [];
+  let link = location.origin + url;
+  $("marker-title").textContent = t("kv.markerTitle", { n: g.number, t: g.table });
+  $("marker-qr").replaceChildren();
+  try {
+    const res = await fetch(`/api/club/matches/${match}/marker-qr`, { headers: { "X-Kaisa-Token": decodeURIComponent(secret) } });
+    if (res.ok) {
+      link = res.headers.get("X-Marker-Url") || link;
+      const img = el("img", { alt: link, src: URL.createObjectURL(await res.blob()) });
+      $("marker-qr").replaceChildren(img);
+    }
+  } catch (error) {
+    console.error(error);
+  }
+  $("marker-url").value = link;
+  $("marker-open").href = url;
+  $("dlg-marker").showModal();
 }
 
 async function copy(text) {
@@ -629,6 +650,7 @@ function init() {
   $("form-start").marker.addEventListener("change", () => ($("start-lag").disabled = !$("form-start").marker.checked));
   $("form-result").addEventListener("submit", saveResult);
   $("form-pair").addEventListener("submit", pair);
+  $("marker-copy").addEventListener("click", () => copy($("marker-url").value));
   $("form-ranking").addEventListener("change", renderRanking);
   $("form-ranking").addEventListener("submit", (event) => {
     event.preventDefault();
