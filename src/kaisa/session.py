@@ -15,6 +15,7 @@ Study mode (:func:`study_shot`) plays one stroke from any position and game stat
 
 from __future__ import annotations
 
+import hashlib
 import random
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -53,7 +54,7 @@ from kaisa.players import (
     make_player,
     seat_noise,
 )
-from kaisa.records.storage import AccessDeniedError, MatchInfo, PlayerInfo, Store
+from kaisa.records.storage import AccessDeniedError, DuplicateMatchError, MatchInfo, PlayerInfo, StorageError, Store
 from kaisa.records.storage.store import EntryKey, OpenedMatch, StoredAction
 from kaisa.referee import GameState, LateFall, RuleOptions, Ruling, opponent_of
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement, w2_corridors
@@ -278,13 +279,34 @@ class Sessions:
         event: str | None = None,
         token: str | None = None,
         state: MatchState | None = None,
+        key: str | None = None,
     ) -> int:
         """Store a new match between ``players`` and return its id. Without a ``seed`` one is drawn, and stored:
-        the chance step and the computer players are seeded from it."""
+        the chance step and the computer players are seeded from it. With a creation ``key`` (made by the client)
+        the match is created once: a request sent again with the key (a double tap, a retry after a dropped
+        connection) gets the id of the match created with it, and nothing new is stored."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         config = match_config(players, clock=clock, options=options, seed=seed)
-        return self.store.create_match(config, list(players), seed, event=event, token=token, state=state)
+        digest = None if key is None else _creation_digest(key)
+        if digest is not None and (found := self.store.find_content(digest)) is not None:
+            return found
+        try:
+            return self.store.create_match(
+                config, list(players), seed, event=event, token=token, state=state, content_hash=digest
+            )
+        except DuplicateMatchError as duplicate:
+            return duplicate.match_id
+        except StorageError:
+            # two requests with the key at once on another server process: the database's unique index let one in
+            found = None if digest is None else self.store.find_content(digest)
+            if found is None:
+                raise
+            return found
+
+    def running_break(self, match_id: int) -> RunningBreak | None:
+        """The break (6) running now in the match, if any (noted in the store: it survives a restart)."""
+        return MatchSession(self, self.store.open_match(match_id)).running_break()
 
     # --- opening ----------------------------------------------------------------------------------------
 
@@ -499,6 +521,35 @@ class MatchSession:
         fixed = correct(match, index, marked_shot(before, call, marks, old.seconds))
         return self.rewrite(index, fixed, key=key)
 
+    def start_break(self, cue_ball: BallId, since: datetime | None = None) -> RunningBreak:
+        """A player's break (6) begins (``since``: when, default now): noted in the store, so that it survives a
+        restart, until its length is recorded (a :class:`TakeBreak`). It runs while the match stays as it was when
+        it began (any later action or undo ends it); noted again meanwhile, the first start stands."""
+        state = self.match.state
+        if self.match.config.clock.mode != "wall":
+            raise IllegalActionError("breaks are counted only with the competition clock on")
+        if state.phase is Phase.OVER:
+            raise IllegalActionError("the match is over")
+        if cue_ball in state.clock.breaks:
+            raise IllegalActionError(f"{cue_ball.value}'s player has had their one break (6)")
+        since = since or datetime.now(UTC)
+        answer = {"cue_ball": cue_ball.value, "since": since.isoformat()}
+        return RunningBreak.from_json(self.store.note(self.id, _break_key(cue_ball, self.info), answer))
+
+    def running_break(self) -> RunningBreak | None:
+        """The break running now, if any: the latest one noted since the match last changed whose length is not
+        recorded yet."""
+        state = self.match.state
+        if not self.recorded or state.phase is Phase.OVER or self.match.config.clock.mode != "wall":
+            return None
+        noted = []
+        for ball in (BallId.W1, BallId.W2):
+            if ball not in state.clock.breaks:
+                answer = self.store.answered(self.id, _break_key(ball, self.info))
+                if answer is not None:
+                    noted.append(RunningBreak.from_json(answer))
+        return max(noted, key=lambda b: b.since, default=None)
+
     def undo_entry(self, *, keep: int = 0, key: str | None = None) -> MatchView:
         """A marker takes back the last entry (any clock), never the first ``keep`` actions."""
         if self.info.actions <= keep:
@@ -600,6 +651,36 @@ class MatchSession:
 
     def view(self) -> MatchView:
         return view_of(self.match, self.info, last=self._last, last_action=self._last_action, actions=self.info.actions)
+
+
+@dataclass(frozen=True)
+class RunningBreak:
+    """A player's break (6) in progress: whose, and since when (its length is recorded when it ends)."""
+
+    cue_ball: BallId
+    since: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cue_ball": self.cue_ball.value, "since": self.since.isoformat()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunningBreak:
+        try:
+            since = datetime.fromisoformat(str(data["since"]))
+            return cls(BallId(data["cue_ball"]), since if since.tzinfo else since.replace(tzinfo=UTC))
+        except (KeyError, ValueError) as error:
+            raise KaisaError(f"a running break is {{cue_ball, since}} with an ISO time, not {data!r}") from error
+
+
+def _break_key(cue_ball: BallId, info: MatchInfo) -> str:
+    """The store's key of a break noted while the match stands as ``info`` says (a later change of the match
+    makes a new key, so an old note never comes back)."""
+    return f"break:{cue_ball.value}:{info.updated_at.isoformat()}"
+
+
+def _creation_digest(key: str) -> str:
+    """The stored form of a match's creation key (only a hash of it is stored)."""
+    return hashlib.sha256(f"kaisa creation key\0{key}".encode()).hexdigest()
 
 
 def _done(kind: str) -> Callable[[int | None, datetime], dict[str, Any]]:
@@ -913,6 +994,7 @@ __all__ = [
     "Played",
     "RuleOptions",
     "Ruling",
+    "RunningBreak",
     "Sessions",
     "StudyShot",
     "StudyStateError",

@@ -6,23 +6,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import re
 import signal
-import subprocess
-import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
-from kaisa.records.storage import open_store
-from kaisa.web import create_app
+from tests.web.club_helpers import HAND, keyed, new_match, serve, start_kaisa_play, state, stroke, to_shootout_lag
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -30,47 +25,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """A real server in a thread on a temporary SQLite database; yields its base URL."""
-    import socket
-
-    store = open_store(f"sqlite:///{tmp_path / 'club.sqlite3'}")
-    sock = socket.create_server(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    uv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning"))
-    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if uv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(timeout=10)
-    store.close()
-
-
-def new_match(client: httpx.Client, **extra: Any) -> tuple[int, dict[str, str]]:
-    body = {"players": ["Aino", "Eero"], **extra}
-    made = client.post("/api/club/matches", json=body)
-    assert made.status_code == 201, made.text
-    data = made.json()
-    assert data["match"]["phase"] == "place-w2"
-    assert data["marker_url"] == f"/club#/match/{data['match']['id']}/{data['token']}"
-    headers = {"X-Kaisa-Token": data["token"]}
-    placed = client.post(
-        f"/api/club/matches/{data['match']['id']}/place-w2", json={"point": [0.71, 2.6]}, headers=headers
-    )
-    assert placed.status_code == 200, placed.text
-    return data["match"]["id"], headers
-
-
-def stroke(
-    client: httpx.Client, match_id: int, headers: dict[str, str], call: str | None, **marks: Any
-) -> httpx.Response:
-    return client.post(f"/api/club/matches/{match_id}/strokes", json={"call": call, "marks": marks}, headers=headers)
-
-
-def state(client: httpx.Client, match_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    return client.get(f"/api/matches/{match_id}").json(), client.get(f"/api/matches/{match_id}/actions").json()
+    with serve(tmp_path / "club.sqlite3") as url:
+        yield url
 
 
 def test_a_marker_enters_a_break_a_foul_and_ball_in_hand_and_the_referee_keeps_the_score(server: str):
@@ -324,35 +280,9 @@ def test_two_markers_on_one_table_are_serialised(server: str):
 @pytest.mark.slow
 def test_killing_the_server_mid_match_loses_no_entered_stroke(tmp_path: Path):
     db = f"sqlite:///{tmp_path / 'killed.sqlite3'}"
-    kaisa = str(Path(sys.executable).parent / "kaisa")
-
-    def start() -> tuple[subprocess.Popen[str], str]:
-        process = subprocess.Popen(
-            [kaisa, "play", "--no-browser", "--port", "0", "--db", db],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"},
-        )
-        assert process.stdout is not None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            line = process.stdout.readline()
-            assert line, f"kaisa play exited with {process.poll()}"
-            found = re.search(r"http://127\.0\.0\.1:\d+", line)
-            if found:
-                return process, found.group(0)
-        raise AssertionError("kaisa play did not print its address")
-
-    process, url = start()
+    process, url = start_kaisa_play(db)
     try:
         with httpx.Client(base_url=url, timeout=30) as client:
-            for _ in range(100):
-                try:
-                    client.get("/api/table")
-                    break
-                except httpx.ConnectError:
-                    time.sleep(0.1)
             match_id, token = new_match(client)
             place: list[float] | None = [0.5, 0.3]
             for _ in range(3):
@@ -367,15 +297,10 @@ def test_killing_the_server_mid_match_loses_no_entered_stroke(tmp_path: Path):
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
-    process, url = start()
+    process, url = start_kaisa_play(db)
     try:
         with httpx.Client(base_url=url, timeout=30) as client:
-            for _ in range(100):
-                try:
-                    after = state(client, match_id)
-                    break
-                except httpx.ConnectError:
-                    time.sleep(0.1)
+            after = state(client, match_id)
             assert after == before
             assert after[0]["scores"]["W1"] == 18
             assert stroke(client, match_id, token, "K FL", pots=[["K", "FL"]], first_contact="K").status_code == 200
@@ -394,3 +319,51 @@ def test_a_club_match_cannot_be_changed_through_the_browser_tables_api(server: s
             assert answer.status_code == 403, (path, answer.text)
             assert "club match kept by a marker" in answer.json()["detail"]
         assert state(client, match_id) == before
+
+
+def test_6_the_shootout_lag_winner_chooses_who_starts_once_before_the_first_stroke(tmp_path: Path):
+    db = tmp_path / "club.sqlite3"
+    with serve(db) as url, httpx.Client(base_url=url, timeout=30) as client:
+        match_id, token = new_match(client, clock="wall")
+        base = f"/api/club/matches/{match_id}"
+        early = client.post(f"{base}/shootout-starter", json={"cue_ball": "W1"}, headers=token)
+        assert early.status_code == 409, early.text
+        assert early.json()["code"] == "shootout-starter-closed"
+        assert "Rankkarin aloittajaa ei voi nyt valita" in early.json()["fi"]
+        to_shootout_lag(db, match_id, token["X-Kaisa-Token"])
+        lag = client.post(f"{base}/lag", json={"winner": 0}, headers=token)  # Aino (W1) wins the shoot-out's lag
+        assert lag.status_code == 200, lag.text
+        assert lag.json()["match"]["shootout"] == {"first": "W1", "innings": {"W1": 0, "W2": 0}, "choice_open": True}
+        count = len(state(client, match_id)[1])
+        assert client.post(f"{base}/shootout-starter", json={"cue_ball": "W2"}).status_code == 403  # no token
+        # she lets Eero start; the answer is sent twice (a lost answer): one choice is recorded
+        key = keyed(token, "starter-" + uuid.uuid4().hex)
+        chosen = client.post(f"{base}/shootout-starter", json={"cue_ball": "W2"}, headers=key)
+        assert chosen.status_code == 200, chosen.text
+        view = chosen.json()["match"]
+        assert view["shootout"] == {"first": "W2", "innings": {"W1": 0, "W2": 0}}
+        assert view["shooter"] == "W2"
+        assert view["from_hand"]
+        assert chosen.json()["outcome"]["notes"] == ["6: W2 starts the penalty shoot-out"]
+        again = client.post(f"{base}/shootout-starter", json={"cue_ball": "W2"}, headers=key)
+        assert again.text == chosen.text
+        assert len(state(client, match_id)[1]) == count + 1
+        # the choice is made once
+        late = client.post(f"{base}/shootout-starter", json={"cue_ball": "W1"}, headers=token)
+        assert late.status_code == 409
+        assert late.json()["code"] == "shootout-starter-closed"
+        # the scoreboard's view says who started
+        assert client.get(base).json()["shootout"]["first"] == "W2"
+        assert stroke(client, match_id, token, "K FL", pots=[["K", "FL"]], first_contact="K", place=HAND).is_success
+        assert client.get(base).json()["scores"]["W2"] == 6
+
+        # another match: the first stroke entered without a choice is the lag winner starting, and closes it
+        other, other_token = new_match(client, clock="wall")
+        to_shootout_lag(db, other, other_token["X-Kaisa-Token"])
+        assert client.post(f"/api/club/matches/{other}/lag", json={"winner": 1}, headers=other_token).is_success
+        assert stroke(client, other, other_token, None, first_contact="K", place=HAND).is_success
+        closed = client.post(
+            f"/api/club/matches/{other}/shootout-starter", json={"cue_ball": "W1"}, headers=other_token
+        )
+        assert closed.status_code == 409
+        assert client.get(f"/api/club/matches/{other}").json()["shootout"]["first"] == "W2"

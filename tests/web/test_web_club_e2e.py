@@ -10,6 +10,7 @@ A whole club match is entered through the marker's page with the keyboard and by
 from __future__ import annotations
 
 import re
+import signal
 import sqlite3
 import threading
 import time
@@ -27,6 +28,7 @@ from kaisa.records.storage import open_store
 from kaisa.web import create_app
 from tests.browser import chromium
 from tests.postgres_server import free_port
+from tests.web.club_helpers import start_kaisa_play, stop, to_shootout_lag
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -684,6 +686,13 @@ def test_time_up_final_innings_and_the_shootout_on_the_marker_page(live: Server,
     expect(marker.get_by_test_id("entry")).to_be_hidden()
     marker.get_by_test_id("lag-winner-1").click()
     expect(marker.get_by_test_id("phase")).to_have_attribute("data-phase", "shootout")
+    # one question: who starts (6); Sami, the lag winner, starts himself
+    expect(marker.get_by_test_id("starter-panel")).to_be_visible()
+    expect(marker.get_by_test_id("entry")).to_be_hidden()
+    expect(marker.get_by_test_id("starter-hint")).to_have_text("Sami won the lag and chooses who shoots first.")
+    expect(marker.get_by_test_id("starter-0")).to_have_text("Sami (W2) starts")
+    marker.get_by_test_id("starter-0").click()
+    expect(marker.get_by_test_id("starter-panel")).to_be_hidden()
     expect(marker.get_by_test_id("shootout")).to_contain_text("Sami (W2) 0/10 innings")
     expect(marker.get_by_test_id("in-hand-1")).to_be_visible()
     tap(marker, "hand", (0.5, 0.3))
@@ -950,3 +959,102 @@ def test_the_scoreboard_on_a_16_9_tv_and_the_scoresheet(live: Server, pages: Pag
     expect(sheet.get_by_test_id("ss-title")).to_contain_text("Pöytäkirja")
     sheet.set_viewport_size({"width": 1280, "height": 900})
     sheet.screenshot(path=str(DOCS_IMAGES / "club-scoresheet.png"), full_page=True)
+
+
+# --- the shoot-out's starter, and a break across a killed server ---------------------------------------------------
+
+
+def test_6_on_a_phone_the_shootout_lag_winner_lets_the_opponent_start(live: Server, pages: Pages) -> None:
+    """The shoot-out's lag (6) by touch at 390x844, then one question: who starts. The lag winner lets the other
+    player start; the scoreboard shows the choice being made, then who started."""
+    match_id, token = live.new_match(("Veera", "Ville"), clock="wall", table="5")
+    to_shootout_lag(live.db, match_id, token)
+    marker = pages.open(390, 844, scale=2, touch=True)
+    goto(marker, f"{live.url}/club#/match/{match_id}/{token}")
+    board = pages.open(1280, 720)
+    goto(board, f"{live.url}/scoreboard#/match/{match_id}")
+    marker.get_by_test_id("lag-winner-0").tap()  # Veera (W1) won the shoot-out's lag
+    panel = marker.get_by_test_id("starter-panel")
+    expect(panel).to_be_visible()
+    expect(marker.get_by_test_id("entry")).to_be_hidden()
+    expect(board.get_by_test_id("shootout-starter")).to_have_text(" (Veera won the lag and is choosing who starts)")
+    expect(board.get_by_test_id("at-table-0")).to_have_count(0)  # nobody is at the table until she chooses
+    panel.scroll_into_view_if_needed()
+    for i in (0, 1):
+        box = marker.get_by_test_id(f"starter-{i}").bounding_box()
+        assert box is not None
+        assert box["height"] >= 44
+        assert box["width"] >= 44
+        assert box["y"] >= 0  # both answers in view
+        assert box["y"] + box["height"] <= 844
+    assert marker.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    marker.get_by_test_id("lang-fi").tap()
+    expect(marker.get_by_test_id("starter-panel").locator("h2")).to_have_text("Kumpi aloittaa rangaistuslyönnit? (6)")
+    expect(marker.get_by_test_id("starter-1")).to_have_text("Ville (W2) aloittaa")
+    marker.screenshot(path=str(DOCS_IMAGES / "club-shootout-starter.png"))
+    marker.get_by_test_id("starter-1").tap()  # she lets Ville start
+    expect(panel).to_be_hidden()
+    expect(marker.get_by_test_id("entry")).to_be_visible()
+    expect(marker.get_by_test_id("entry-title")).to_contain_text("Ville (W2)")
+    expect(marker.get_by_test_id("in-hand-1")).to_be_visible()
+    expect(marker.locator("[data-testid=stroke-row][data-kind=choose]")).to_have_text(
+        re.compile("rankkarin aloittaja: Ville")
+    )
+    expect(board.get_by_test_id("shootout-starter")).to_have_text(" (Ville started)")
+    view = live.view(match_id)
+    assert view["shootout"] == {"first": "W2", "innings": {"W1": 0, "W2": 0}}
+    assert view["shooter"] == "W2"
+    # undo asks first and names the choice
+    marker.get_by_test_id("undo-last").tap()
+    expect(marker.get_by_test_id("undo-question")).to_contain_text("rankkarin aloittaja: Ville")
+
+
+def test_a_running_break_is_shown_again_after_the_server_process_is_killed(pages: Pages, tmp_path: Path) -> None:
+    """``kaisa play`` as its own process; a break started on the marker's phone; the process killed (what the
+    marker sees then) and started again on the same address: the scoreboard comes back by itself and the reloaded
+    marker page both show the same break, which then ends as usual."""
+    db = tmp_path / "restart.sqlite3"
+    port = free_port()
+    process, url = start_kaisa_play(f"sqlite:///{db}", port=port)
+    try:
+        made = httpx.post(f"{url}/api/club/matches", json={"players": ["Kaisu", "Lauri"], "clock": "wall"}, timeout=30)
+        match_id, token = made.json()["match"]["id"], made.json()["token"]
+        headers = {"X-Kaisa-Token": token}
+        assert httpx.post(
+            f"{url}/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=headers
+        ).is_success
+        marker = pages.open(390, 844, scale=2, touch=True)
+        goto(marker, f"{url}/club#/match/{match_id}/{token}")
+        board = pages.open(1280, 720)
+        goto(board, f"{url}/scoreboard#/match/{match_id}")
+        marker.get_by_test_id("break-1").tap()  # Lauri's break
+        expect(board.get_by_test_id("break-now")).to_contain_text("Break: Lauri")
+        running = httpx.get(f"{url}/api/club/matches/{match_id}", timeout=30).json()["break_running"]
+        assert running["cue_ball"] == "W2"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    # what the marker sees with the server gone: told at once, and the break goes on on the phone
+    expect(marker.get_by_test_id("link-down")).to_be_visible(timeout=30_000)
+    expect(marker.get_by_test_id("break-running")).to_be_visible()
+    expect(board.get_by_test_id("live-status")).not_to_have_attribute("data-state", "live", timeout=30_000)
+    screenshot(marker, "club-break-server-down.png")
+    process, url = start_kaisa_play(f"sqlite:///{db}", port=port)
+    try:
+        assert httpx.get(f"{url}/api/club/matches/{match_id}", timeout=30).json()["break_running"] == running
+        expect(board.get_by_test_id("live-status")).to_have_attribute("data-state", "live", timeout=30_000)
+        expect(board.get_by_test_id("break-now")).to_contain_text("Break: Lauri")
+        expect(marker.get_by_test_id("link-down")).to_be_hidden(timeout=30_000)  # back by itself
+        marker.reload()
+        marker.wait_for_selector("body[data-ready=true]")
+        expect(marker.get_by_test_id("break-running")).to_be_visible()
+        expect(marker.get_by_test_id("break-text")).to_contain_text("Lauri's break: 0:")
+        expect(marker.get_by_test_id("enter-stroke")).to_be_disabled()
+        marker.get_by_test_id("break-resume").tap()
+        expect(marker.locator("[data-testid=stroke-row][data-kind=break]")).to_have_count(1)
+        expect(board.get_by_test_id("break-now")).to_have_count(0)
+        view = httpx.get(f"{url}/api/club/matches/{match_id}", timeout=30).json()
+        assert view["break_running"] is None
+        assert view["clock"]["breaks"]["W2"] >= 1
+    finally:
+        stop(process)

@@ -4,78 +4,38 @@ break on the clock, the marker's QR link and the scoresheet."""
 
 from __future__ import annotations
 
-import os
-import re
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from kaisa.records.storage import open_store
-from kaisa.web import create_app
+from tests.web.club_helpers import (
+    actions,
+    keyed,
+    new_match,
+    pot,
+    send_and_drop,
+    serve,
+    start_kaisa_play,
+    wait_for,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-POT_K: dict[str, Any] = {"call": "K FL", "marks": {"pots": [["K", "FL"]], "first_contact": "K"}}
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    store = open_store(f"sqlite:///{tmp_path / 'club.sqlite3'}")
-    sock = socket.create_server(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    uv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning"))
-    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if uv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(timeout=10)
-    store.close()
-
-
-def new_match(client: httpx.Client, **extra: Any) -> tuple[int, dict[str, str]]:
-    made = client.post("/api/club/matches", json={"players": ["Aino", "Eero"], **extra})
-    assert made.status_code == 201, made.text
-    data = made.json()
-    token = {"X-Kaisa-Token": data["token"]}
-    placed = client.post(
-        f"/api/club/matches/{data['match']['id']}/place-w2", json={"point": [0.71, 2.6]}, headers=token
-    )
-    assert placed.status_code == 200, placed.text
-    return data["match"]["id"], token
-
-
-def keyed(token: dict[str, str], key: str) -> dict[str, str]:
-    return {**token, "Idempotency-Key": key}
-
-
-def pot(index: int) -> dict[str, Any]:
-    """The ``index``-th stroke of a run of kaisa pots from the break (the first from hand)."""
-    marks: dict[str, Any] = dict(POT_K["marks"])
-    body: dict[str, Any] = {"call": POT_K["call"], "marks": marks}
-    if index == 0:
-        marks["place"] = [0.5, 0.3]
-    return body
-
-
-def actions(client: httpx.Client, match_id: int) -> int:
-    return len(client.get(f"/api/matches/{match_id}/actions").json())
+    with serve(tmp_path / "club.sqlite3") as url:
+        yield url
 
 
 # --- exactly once -----------------------------------------------------------------------------------------
@@ -107,21 +67,8 @@ def test_an_entry_whose_connection_dropped_before_the_answer_is_recorded_once_wh
     with httpx.Client(base_url=server, timeout=30) as client:
         match_id, token = new_match(client)
         key = "stroke-" + uuid.uuid4().hex
-        host, port = server.removeprefix("http://").split(":")
-        body = httpx.Request(
-            "POST", f"{server}/api/club/matches/{match_id}/strokes", json=pot(0), headers=keyed(token, key)
-        )
-        raw = (
-            f"POST /api/club/matches/{match_id}/strokes HTTP/1.1\r\nHost: {host}\r\n"
-            + "".join(f"{k}: {v}\r\n" for k, v in body.headers.items() if k.lower() != "host")
-            + "Connection: close\r\n\r\n"
-        ).encode() + body.read()
-        with socket.create_connection((host, int(port))) as sock:
-            sock.sendall(raw)
-            sock.shutdown(socket.SHUT_WR)  # the phone's Wi-Fi drops: the answer is never read
-        deadline = time.monotonic() + 20
-        while actions(client, match_id) < 4 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        send_and_drop(server, f"/api/club/matches/{match_id}/strokes", pot(0), keyed(token, key))
+        wait_for(lambda: actions(client, match_id) >= 4, "the dropped entry's recording")
         assert actions(client, match_id) == 4
         again = client.post(f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=keyed(token, key))
         assert again.status_code == 200, again.text
@@ -137,35 +84,10 @@ def test_entries_in_flight_when_the_server_is_killed_are_recorded_once_when_the_
     tmp_path: Path,
 ):
     db = f"sqlite:///{tmp_path / 'killed.sqlite3'}"
-    kaisa = str(Path(sys.executable).parent / "kaisa")
     tables, strokes = 6, 8
 
-    def start() -> tuple[subprocess.Popen[str], str]:
-        process = subprocess.Popen(
-            [kaisa, "play", "--no-browser", "--port", "0", "--db", db],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"},
-        )
-        assert process.stdout is not None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            line = process.stdout.readline()
-            assert line, f"kaisa play exited with {process.poll()}"
-            found = re.search(r"http://127\.0\.0\.1:\d+", line)
-            if found:
-                url = found.group(0)
-                for _ in range(100):
-                    try:
-                        httpx.get(f"{url}/api/table", timeout=5)
-                        return process, url
-                    except httpx.TransportError:
-                        time.sleep(0.1)
-        raise AssertionError("kaisa play did not start")
-
     keys = {t: [f"t{t}-s{i}-{uuid.uuid4().hex}" for i in range(strokes)] for t in range(tables)}
-    process, url = start()
+    process, url = start_kaisa_play(db)
     matches: dict[int, tuple[int, dict[str, str]]] = {}
     sent = {t: 0 for t in range(tables)}
     try:
@@ -193,7 +115,7 @@ def test_entries_in_flight_when_the_server_is_killed_are_recorded_once_when_the_
     for thread in threads:
         thread.join(timeout=60)
     assert any(0 < n < strokes for n in sent.values()), sent  # the server died with entries in flight
-    process, url = start()
+    process, url = start_kaisa_play(db)
     try:
         with httpx.Client(base_url=url, timeout=30) as client:
             before = {t: actions(client, matches[t][0]) for t in range(tables)}
@@ -214,6 +136,152 @@ def test_entries_in_flight_when_the_server_is_killed_are_recorded_once_when_the_
     with open_store(db) as store:
         for t in range(tables):
             assert store.entry_keys(matches[t][0]) == strokes
+
+
+# --- a new match, created once ------------------------------------------------------------------------------
+
+NEW = {"players": ["Aino", "Eero"], "lag_winner": 1, "winner_takes": "W2", "table": "4", "clock": "wall"}
+
+
+def matches(client: httpx.Client) -> list[int]:
+    return [m["id"] for m in client.get("/api/matches").json()]
+
+
+def test_a_new_match_sent_three_times_at_once_is_created_once_with_one_token(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        before = matches(client)
+        headers = {"Idempotency-Key": "new-" + uuid.uuid4().hex}
+
+        def send(_: int) -> httpx.Response:
+            with httpx.Client(base_url=server, timeout=30) as own:
+                return own.post("/api/club/matches", json=NEW, headers=headers)
+
+        with ThreadPoolExecutor(3) as pool:
+            answers = list(pool.map(send, range(3)))
+        assert [a.status_code for a in answers] == [201, 201, 201], [a.text for a in answers]
+        assert len({a.text for a in answers}) == 1  # the same match, token and links
+        made = answers[0].json()
+        assert len(matches(client)) == len(before) + 1
+        view = made["match"]
+        assert view["phase"] == "place-w2"
+        assert view["actions"] == 2  # the lag and the choice of cue ball, once
+        assert [p["cue_ball"] for p in view["players"]] == ["W1", "W2"]  # Eero won the lag and took W2
+        assert view["table_label"] == "4"
+        token = {"X-Kaisa-Token": made["token"]}
+        assert client.get(f"/api/club/matches/{view['id']}/access", headers=token).status_code == 204
+        # the same key with another body is refused, clearly; so is a key too short to make a token from
+        other = client.post("/api/club/matches", json={**NEW, "players": ["Aino", "Oona"]}, headers=headers)
+        assert other.status_code == 422, other.text
+        assert other.json()["code"] == "creation-key-reused"
+        assert "players" in other.json()["en"]
+        assert "eri tiedoilla" in other.json()["fi"]
+        short = client.post("/api/club/matches", json=NEW, headers={"Idempotency-Key": "abc"})
+        assert short.status_code == 422
+        assert short.json()["code"] == "creation-key-short"
+        assert len(matches(client)) == len(before) + 1
+        # without a key every request is a new match, as before
+        assert client.post("/api/club/matches", json=NEW).json()["token"] != made["token"]
+
+
+def test_a_new_match_whose_connection_dropped_is_created_once_when_sent_again(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        before = matches(client)
+        headers = {"Idempotency-Key": "new-" + uuid.uuid4().hex}
+        send_and_drop(server, "/api/club/matches", NEW, headers)
+        wait_for(lambda: len(matches(client)) > len(before), "the dropped creation")
+        again = client.post("/api/club/matches", json=NEW, headers=headers)
+        assert again.status_code == 201, again.text
+        assert len(matches(client)) == len(before) + 1
+        match_id = again.json()["match"]["id"]
+        assert match_id == max(matches(client))
+        # the phone that never got the first answer enters with the token of the second
+        token = {"X-Kaisa-Token": again.json()["token"]}
+        placed = client.post(f"/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=token)
+        assert placed.status_code == 200, placed.text
+
+
+def test_a_new_match_left_half_made_by_a_stopped_server_is_completed_when_sent_again(tmp_path: Path):
+    from kaisa.records.storage import PlayerInfo
+    from kaisa.session import Sessions
+    from kaisa.web.club import marker_token
+
+    db = tmp_path / "club.sqlite3"
+    key = "new-" + uuid.uuid4().hex
+    with open_store(f"sqlite:///{db}") as store:  # the server stopped right after storing the match
+        from kaisa.game import ClockConfig
+
+        half = Sessions(store).create(
+            [PlayerInfo("Aino"), PlayerInfo("Eero")], clock=ClockConfig("wall"), token=marker_token(key), key=key
+        )
+    with serve(db) as url, httpx.Client(base_url=url, timeout=30) as client:
+        again = client.post("/api/club/matches", json=NEW, headers={"Idempotency-Key": key})
+        assert again.status_code == 201, again.text
+        view = again.json()["match"]
+        assert view["id"] == half
+        assert matches(client) == [half]
+        assert (view["phase"], view["actions"], view["table_label"]) == ("place-w2", 2, "4")
+        assert [p["cue_ball"] for p in view["players"]] == ["W1", "W2"]
+
+
+# --- a running break survives a restart ------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_running_break_survives_a_killed_server_and_ends_as_usual(tmp_path: Path):
+    db = f"sqlite:///{tmp_path / 'break.sqlite3'}"
+    process, url = start_kaisa_play(db)
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            match_id, token = new_match(client, clock="wall", event="Break night")
+            base = f"/api/club/matches/{match_id}"
+            assert client.post(f"{base}/strokes", json=pot(0), headers=token).status_code == 200
+            started = client.post(f"{base}/break-start", json={"cue_ball": "W2"}, headers=token)
+            assert started.status_code == 200, started.text
+            running = started.json()["break_running"]
+            assert running["cue_ball"] == "W2"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+    process, url = start_kaisa_play(db)
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            assert client.get(base).json()["break_running"] == running  # the marker page and the scoreboard
+            assert client.get("/api/club/events/Break night").json()["tables"][0]["break_running"] == running
+            # the phone sends the start again (its answer was lost): the first start stands
+            repeated = client.post(f"{base}/break-start", json={"cue_ball": "W2"}, headers=token)
+            assert repeated.json()["break_running"] == running
+            ended = client.post(f"{base}/break", json={"cue_ball": "W2", "seconds": 3}, headers=token)
+            assert ended.status_code == 200, ended.text
+            assert ended.json()["match"]["break_running"] is None
+            assert ended.json()["match"]["clock"]["breaks"] == {"W2": 3.0}
+            # the break's end taken back: the player may take their break again, and no old break comes back
+            assert client.post(f"{base}/undo", headers=token).status_code == 200
+            assert client.get(base).json()["break_running"] is None
+            again = client.post(f"{base}/break-start", json={"cue_ball": "W2"}, headers=token).json()
+            assert again["break_running"]["since"] > running["since"]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_a_break_started_while_the_phone_was_offline_keeps_its_start_within_five_minutes(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client, clock="wall")
+        base = f"/api/club/matches/{match_id}"
+        then = datetime.now(UTC) - timedelta(seconds=40)
+        started = client.post(f"{base}/break-start", json={"cue_ball": "W1", "since": then.isoformat()}, headers=token)
+        assert started.status_code == 200, started.text
+        assert datetime.fromisoformat(started.json()["break_running"]["since"]) == then
+        off = new_match(client)
+        refused = client.post(f"/api/club/matches/{off[0]}/break-start", json={"cue_ball": "W1"}, headers=off[1])
+        assert refused.status_code == 409
+        assert refused.json()["code"] == "break-no-clock"
+        other, other_token = new_match(client, clock="wall")
+        long_ago = (datetime.now(UTC) - timedelta(hours=2)).isoformat()
+        capped = client.post(
+            f"/api/club/matches/{other}/break-start", json={"cue_ball": "W1", "since": long_ago}, headers=other_token
+        ).json()["break_running"]["since"]
+        assert datetime.now(UTC) - datetime.fromisoformat(capped) <= timedelta(seconds=301)
 
 
 # --- the facts ----------------------------------------------------------------------------------------------

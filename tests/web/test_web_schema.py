@@ -193,6 +193,7 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "GET /api/club/matches/{match_id}/export",
         "GET /api/club/matches/{match_id}",
         "POST /api/club/matches/{match_id}/break-start",
+        "POST /api/club/matches/{match_id}/shootout-starter",
         "GET /api/club/matches/{match_id}/scoresheet",
         "GET /api/club/matches/{match_id}/scoresheet.pdf",
         "GET /api/club/matches/{match_id}/marker-qr",

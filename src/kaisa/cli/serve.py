@@ -9,6 +9,7 @@ import ssl
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -26,8 +27,16 @@ class TlsFilesError(Exception):
     """The certificate or key given for HTTPS cannot be used: the one-line reason."""
 
 
-def tls_files(certfile: Path | None, keyfile: Path | None) -> dict[str, str]:
-    """uvicorn's HTTPS settings for ``--certfile``/``--keyfile`` (empty: plain HTTP), checked before the server
+@dataclass(frozen=True)
+class TlsFiles:
+    """A PEM certificate and its private key, checked, for uvicorn's HTTPS."""
+
+    certfile: str
+    keyfile: str
+
+
+def tls_files(certfile: Path | None, keyfile: Path | None) -> TlsFiles | None:
+    """The HTTPS files of ``--certfile``/``--keyfile`` (None: plain HTTP), checked before the server
     starts: both given, both readable files, and a PEM certificate with its own unencrypted private key. A
     problem ends the command with one line and exit status 2."""
     try:
@@ -36,10 +45,10 @@ def tls_files(certfile: Path | None, keyfile: Path | None) -> dict[str, str]:
         fail(str(error))
 
 
-def check_tls_files(certfile: Path | None, keyfile: Path | None) -> dict[str, str]:
+def check_tls_files(certfile: Path | None, keyfile: Path | None) -> TlsFiles | None:
     """:func:`tls_files`, raising :class:`TlsFilesError` with the reason."""
     if certfile is None and keyfile is None:
-        return {}
+        return None
     if certfile is None or keyfile is None:
         given, missing = ("--certfile", "--keyfile") if keyfile is None else ("--keyfile", "--certfile")
         raise TlsFilesError(f"{given} needs {missing} too: HTTPS takes a certificate and its private key")
@@ -70,7 +79,7 @@ def check_tls_files(certfile: Path | None, keyfile: Path | None) -> dict[str, st
             f"{certfile} and {keyfile} are not a usable PEM certificate and private key ({reason or error}); the "
             "README's club section shows how to make a pair with openssl"
         ) from None
-    return {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)}
+    return TlsFiles(str(certfile), str(keyfile))
 
 
 def play_command(
@@ -211,9 +220,7 @@ class StartingApp:
         return True
 
 
-def serve(
-    host: str, port: int, db: str | None, no_browser: bool, page: str, *, tls: dict[str, str] | None = None
-) -> None:
+def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, tls: TlsFiles | None = None) -> None:
     """Listen, serve the pages at once, and open the database, the app and the physics in the background
     (:class:`StartingApp`): the main thread imports neither SQLAlchemy nor the physics, so the page answers
     about a second after the command starts. A database that cannot be opened stops the server with the
@@ -274,7 +281,15 @@ def serve(
             await super().startup(sockets)
             starting.start()
 
-    server = Server(uvicorn.Config(app, log_level="warning", lifespan="off", **(tls or {})))
+    server = Server(
+        uvicorn.Config(
+            app,
+            log_level="warning",
+            lifespan="off",
+            ssl_certfile=None if tls is None else tls.certfile,
+            ssl_keyfile=None if tls is None else tls.keyfile,
+        )
+    )
     servers.append(server)
     made.set()
     try:

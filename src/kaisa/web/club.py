@@ -10,12 +10,14 @@ No rules live here: this module turns requests into actions and views.
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import io
 import secrets
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager, suppress
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 import segno
@@ -24,7 +26,7 @@ from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, WithJsonSchema
 
 from kaisa.call import parse_call
-from kaisa.errors import FormatError
+from kaisa.errors import FormatError, KaisaError
 from kaisa.game import (
     Choose,
     ClockConfig,
@@ -32,6 +34,7 @@ from kaisa.game import (
     IllegalActionError,
     MarkedLag,
     MarkedShot,
+    Phase,
     PlaceW2,
     TakeBreak,
     replay,
@@ -42,7 +45,7 @@ from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
 from kaisa.records.storage.store import RepeatedEntryError
-from kaisa.session import MatchSession, Played, RuleOptions, Text
+from kaisa.session import MatchSession, Played, RuleOptions, RunningBreak, Text
 from kaisa.web import schemas
 from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
@@ -64,6 +67,20 @@ Key = Annotated[
         "answered with the first answer and recorded once",
     ),
 ]
+MIN_CREATION_KEY = 16
+"""Characters of a new match's key at least: its marker token is made from it (whoever sends the key again gets
+the token), so it must be as hard to guess as a token."""
+CreationKey = Annotated[
+    str | None,
+    Header(
+        alias=KEY_HEADER,
+        max_length=100,
+        description=f"the new match's key, made on the marker's phone ({MIN_CREATION_KEY} to 100 random "
+        "characters): a request sent again with the same key gets the same match and token, and creates nothing",
+    ),
+]
+MAX_BREAK_SECONDS = 300.0
+"""A break lasts at most five minutes (6)."""
 
 
 # --- request bodies -------------------------------------------------------------------------------------
@@ -132,6 +149,15 @@ class ForfeitIn(schemas.Strict):
 
 class BreakStartIn(schemas.Strict):
     cue_ball: schemas.CueBallName
+    since: datetime | None = Field(
+        None,
+        description="when the break began, if before now (a phone that could not reach the server at once); "
+        "at most five minutes back",
+    )
+
+
+class StarterIn(schemas.Strict):
+    cue_ball: schemas.CueBallName = Field(description="the cue ball of the player who shoots first in the shoot-out")
 
 
 class ClubView(schemas.MatchView):
@@ -208,6 +234,22 @@ class ClubRefusalError(IllegalActionError):
         self.text = Text(fi, en)
 
 
+class ClubRequestError(KaisaError):
+    """A club request that cannot be right (422), with a Finnish and an English text and a stable code."""
+
+    def __init__(self, code: str, fi: str, en: str) -> None:
+        super().__init__(en)
+        self.code = code
+        self.text = Text(fi, en)
+
+
+def marker_token(key: str) -> str:
+    """The marker token of a match created with ``key``: made from the key, so a repeated creation is answered
+    with the same token although only the token's hash is stored (and only a hash of the key)."""
+    digest = hashlib.sha256(f"kaisa marker token\0{key}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
 # --- the service ----------------------------------------------------------------------------------------
 
 
@@ -220,28 +262,45 @@ class ClubService:
         self.store = store
         self.table = table
         self.sessions = table.sessions
-        self.breaks: dict[int, tuple[BallId, datetime]] = {}
-        """Breaks in progress by match (kept by this server process; the break is recorded when it ends)."""
         self.break_changes = 0
+        """Breaks begun by this process, for the streams (a break's start is noted in the store, not as an
+        action, so the match's time of change stays the time of its last entry)."""
 
     def _open(self, match_id: int, token: str | None) -> AbstractContextManager[MatchSession]:
         return self.sessions.open(match_id, token=token, marker=True)
 
-    def create(self, body: NewClubMatch) -> ClubCreated:
-        token = secrets.token_urlsafe(18)
+    def create(self, body: NewClubMatch, key: str | None = None) -> ClubCreated:
+        """A new club match. With a ``key`` it is created once: sent again (a double tap, a retry after a dropped
+        connection or a restarted server) it is answered with the same match and token; a match left half made
+        by a server stopped in between is completed; another body with the same key is refused."""
+        if key is not None and len(key) < MIN_CREATION_KEY:
+            raise ClubRequestError(
+                "creation-key-short",
+                f"Uuden ottelun tunniste (Idempotency-Key) on liian lyhyt: siinä on oltava vähintään "
+                f"{MIN_CREATION_KEY} satunnaista merkkiä, koska kirjurin salainen tunniste tehdään siitä.",
+                f"a new match's Idempotency-Key has at least {MIN_CREATION_KEY} random characters (its marker "
+                f"token is made from it), not {len(key)}",
+            )
+        token = secrets.token_urlsafe(18) if key is None else marker_token(key)
         match_id = self.sessions.create(
             [PlayerInfo(name, HUMAN) for name in body.players],
             clock=ClockConfig(body.clock),
             options=RuleOptions.from_json(body.options),
             event=body.event,
             token=token,
+            key=key,
         )
-        if body.table is not None:
-            self.store.set_table_label(match_id, body.table.strip())
-        # 1.1 and 1.2 at a real table: the lag is played there; its winner takes either cue ball, W1 breaks
+        label = None if body.table is None else body.table.strip()
         with self._open(match_id, token) as session:
-            session.push(MarkedLag(body.lag_winner))
-            session.push(Choose(BallId(body.winner_takes)))
+            if key is not None:
+                _same_creation(session, body, label)
+            if label is not None and session.info.table_label is None:
+                self.store.set_table_label(match_id, label)
+            # 1.1 and 1.2 at a real table: the lag is played there; its winner takes either cue ball, W1 breaks
+            if session.state.phase is Phase.LAG:
+                session.push(MarkedLag(body.lag_winner))
+            if session.state.phase is Phase.CHOOSE:
+                session.push(Choose(BallId(body.winner_takes)))
         return ClubCreated(
             match=self.view(match_id),
             token=token,
@@ -285,29 +344,57 @@ class ClubService:
         with self._open(match_id, token) as session:
             return self._played(session, key, lambda: session.push(MarkedLag(winner), key=key))
 
-    def start_break(self, match_id: int, token: str | None, cue_ball: BallId) -> ClubView:
+    def start_break(
+        self, match_id: int, token: str | None, cue_ball: BallId, since: datetime | None = None
+    ) -> ClubView:
+        """A player's break begins (noted in the store: a restarted server shows it still running)."""
+        now = datetime.now(UTC)
+        if since is not None:
+            since = since if since.tzinfo else since.replace(tzinfo=UTC)
+            since = min(now, max(now - timedelta(seconds=MAX_BREAK_SECONDS), since))
         with self._open(match_id, token) as session:
-            taken = session.state.clock.breaks
-            if cue_ball in taken:
+            if session.match.config.clock.mode != "wall":
+                raise ClubRefusalError(
+                    "break-no-clock",
+                    "Taukoja lasketaan vain kilpailukellon kanssa (6).",
+                    "breaks are counted only with the competition clock on (6)",
+                )
+            if cue_ball in session.state.clock.breaks:
                 raise ClubRefusalError(
                     "break-taken",
                     f"{cue_ball.value}-pelaaja on jo pitänyt taukonsa (6: yksi tauko ottelussa)",
                     f"the {cue_ball.value} player has had their break already (6: one break a match)",
                 )
-            running = self.breaks.get(match_id)
-            if running is None or running[0] is not cue_ball:
-                self.breaks[match_id] = (cue_ball, datetime.now(UTC))
+            running = session.running_break()
+            if running is None or running.cue_ball is not cue_ball:
+                session.start_break(cue_ball, since or now)
                 self.break_changes += 1
         return self.view(match_id)
+
+    def choose_starter(self, match_id: int, token: str | None, cue_ball: BallId, key: str | None) -> ClubPlayed:
+        """6: the shoot-out's lag winner chooses who shoots first (before the first stroke of the shoot-out)."""
+        with self._open(match_id, token) as session:
+
+            def choose() -> Played:
+                state = session.state
+                if state.phase is not Phase.SHOOTOUT or state.shootout is None or not state.shootout.choice_open:
+                    raise ClubRefusalError(
+                        "shootout-starter-closed",
+                        "Rankkarin aloittajaa ei voi nyt valita: rankkarin teikkauksen voittaja valitsee "
+                        "aloittajan teikkauksen jälkeen, ennen ensimmäistä rangaistuslyöntiä (6).",
+                        "who starts the shoot-out cannot be chosen now: the winner of the shoot-out's lag chooses "
+                        "after the lag, before the first stroke of the shoot-out (6)",
+                    )
+                return session.push(Choose(cue_ball), key=key)
+
+            return self._played(session, key, choose)
 
     def take_break(
         self, match_id: int, token: str | None, cue_ball: BallId, seconds: float, key: str | None
     ) -> ClubPlayed:
         with self._open(match_id, token) as session:
             played = self._played(session, key, lambda: session.push(TakeBreak(cue_ball, seconds), key=key))
-            if match_id in self.breaks:
-                del self.breaks[match_id]
-                self.break_changes += 1
+            self.break_changes += 1
             played.match = self.view(match_id)
             return played
 
@@ -332,11 +419,9 @@ class ClubService:
 
     def _club_view(self, view: ClubView) -> ClubView:
         info = self.store.match_info(view.id)
-        running = self.breaks.get(view.id)
+        running: RunningBreak | None = self.sessions.running_break(view.id)
         view.table_label = info.table_label
-        view.break_running = (
-            None if running is None else {"cue_ball": running[0].value, "since": running[1].isoformat()}
-        )
+        view.break_running = None if running is None else running.to_json()
         view.clock_since = self._clock_since(view.id, info.created_at).isoformat()
         return view
 
@@ -432,12 +517,23 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
         409: {"model": schemas.ErrorOut, "description": "The entry does not fit the match now"},
     }
 
-    @router.post("/matches", status_code=201)
-    def create(body: NewClubMatch) -> ClubCreated:
+    @router.post(
+        "/matches",
+        status_code=201,
+        responses={
+            422: errors[409]
+            | {
+                "description": "A malformed body, "
+                "a key under 16 characters, or a key already used for another match (code creation-key-reused)"
+            }
+        },
+    )
+    def create(body: NewClubMatch, key: CreationKey = None) -> ClubCreated:
         """A club match at a real table: the players, who won the lag and which cue ball they took (W1 breaks),
         the table, the clock, the club night. Answers the marker's secret token and link (keep them: only the
-        token's hash is stored)."""
-        return service.create(body)
+        token's hash is stored). Sent again with the same ``Idempotency-Key``, it is answered with the same match
+        and token and creates nothing."""
+        return service.create(body, key)
 
     @router.get("/matches/{match_id}", responses=errors)
     def club_view(match_id: int) -> ClubView:
@@ -489,7 +585,13 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
     @router.post("/matches/{match_id}/break-start", responses=errors)
     def start_break(match_id: int, body: BreakStartIn, token: Token = None) -> ClubView:
         """A player's break (6) begins: the scoreboard shows it; it is recorded with its length when it ends."""
-        return service.start_break(match_id, token, BallId(body.cue_ball))
+        return service.start_break(match_id, token, BallId(body.cue_ball), body.since)
+
+    @router.post("/matches/{match_id}/shootout-starter", responses=errors)
+    def choose_starter(match_id: int, body: StarterIn, token: Token = None, key: Key = None) -> ClubPlayed:
+        """Who shoots first in the penalty shoot-out (6), as its lag winner chose; before its first stroke (a
+        first stroke entered without a choice is the lag winner starting)."""
+        return service.choose_starter(match_id, token, BallId(body.cue_ball), key)
 
     @router.post("/matches/{match_id}/break", responses=errors)
     def take_break(match_id: int, body: schemas.BreakIn, token: Token = None, key: Key = None) -> ClubPlayed:
@@ -560,6 +662,38 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
         return _stream(request, lambda: (store.last_change(event=event), service.break_changes), current)
 
     return router
+
+
+def _same_creation(session: MatchSession, body: NewClubMatch, label: str | None) -> None:
+    """Refuse a repeated creation whose body is not the one the match was created with (the parts a stopped
+    server may not have stored yet, the table and the lag, are compared only once they are stored)."""
+    config, info, state = session.match.config, session.info, session.state
+    differs = [
+        name
+        for name, same in (
+            ("players", list(config.players) == list(body.players)),
+            ("clock", config.clock.mode == body.clock),
+            ("options", config.options == RuleOptions.from_json(body.options)),
+            ("event", info.event == body.event),
+            ("table", info.table_label is None or info.table_label == label),
+            ("lag_winner", state.lag_winner is None or state.lag_winner == body.lag_winner),
+            (
+                "winner_takes",
+                state.owners is None
+                or state.lag_winner is None
+                or state.owners[state.lag_winner].value == body.winner_takes,
+            ),
+        )
+        if not same
+    ]
+    if differs:
+        raise ClubRequestError(
+            "creation-key-reused",
+            f"Tällä tunnisteella (Idempotency-Key) on jo luotu ottelu {info.id} eri tiedoilla ({', '.join(differs)}): "
+            "uusi ottelu tarvitsee uuden tunnisteen.",
+            f"this Idempotency-Key already created match {info.id} with other values ({', '.join(differs)}): a new "
+            "match needs a new key",
+        )
 
 
 def _lan_base(request: Request) -> str:

@@ -87,7 +87,8 @@ class MatchRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64))
     """SHA-256 (hex) of the secret token that lets a marker enter strokes; None for matches played here."""
     content_hash: Mapped[str | None] = mapped_column(String(64), index=True, unique=True)
-    """SHA-256 (hex) of an imported record's content: the same record is stored once."""
+    """SHA-256 (hex) of an imported record's content, or of a club match's creation key: the same record (or
+    club match) is stored once."""
     table_label: Mapped[str | None] = mapped_column(String(TABLE_LABEL_LENGTH))
     """The club's number or name of the physical table the match is played on."""
 

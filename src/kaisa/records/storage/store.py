@@ -62,6 +62,9 @@ JSONObject = dict[str, Any]
 class RepeatedEntryError(StorageError):
     """An entry whose key is already recorded: nothing was written; ``answer`` is the answer it got then."""
 
+    code = "repeated-entry"
+    kind = ErrorText("Kirjaus on jo tallennettu.", "The entry is already recorded.")
+
     def __init__(self, match_id: int, key: str, answer: JSONObject) -> None:
         super().__init__(f"match {match_id}: the entry with key {key!r} is already recorded")
         self.answer = answer
@@ -260,11 +263,14 @@ class Store:
         state: MatchState | None = None,
         event: str | None = None,
         token: str | None = None,
+        content_hash: str | None = None,
     ) -> int:
         """Store a new match and return its id. ``players`` are the two players (a bare name means a
         ``human``); without them, the names in ``config.players`` with the ``kinds`` given (default ``human``).
         ``state`` is where the match starts (default: a new match's state). ``event`` names the club night it
-        belongs to; ``token`` is a secret that :meth:`check_token` will ask for (only its hash is stored)."""
+        belongs to; ``token`` is a secret that :meth:`check_token` will ask for (only its hash is stored).
+        ``content_hash`` makes the match unique (:meth:`find_content`): one already stored with it raises
+        :class:`DuplicateMatchError` naming it, and nothing is written."""
         infos = _player_infos(config, players, kinds)
         if event is not None and not 0 < len(event) <= EVENT_NAME_LENGTH:
             raise StorageError(f"an event name has 1 to {EVENT_NAME_LENGTH} characters, not {len(event)}")
@@ -278,6 +284,10 @@ class Store:
         state_json = _plain(state.to_json(), "the initial state")
         now = _now()
         with self._write("creating a match") as session:
+            if content_hash is not None:
+                found = session.scalar(select(MatchRow.id).where(MatchRow.content_hash == content_hash))
+                if found is not None:
+                    raise DuplicateMatchError(found)
             ids = [self._player_id(session, info) for info in infos]
             row = MatchRow(
                 created_at=now,
@@ -293,6 +303,7 @@ class Store:
                 action_count=0,
                 event=event,
                 token_hash=None if token is None else _token_hash(token),
+                content_hash=content_hash,
             )
             session.add(row)
             session.flush()
@@ -539,6 +550,17 @@ class Store:
                 select(EntryKeyRow.answer).where(EntryKeyRow.match_id == match_id, EntryKeyRow.key == key)
             ).first()
         return None if found is None else _json_object(found)
+
+    def note(self, match_id: int, key: str, answer: JSONObject) -> JSONObject:
+        """Record a keyed entry that records no action and changes nothing else (a marker's note, such as when a
+        break began) with ``answer``, and return it; a key already recorded keeps its first answer, returned."""
+        with self._write(f"noting an entry of match {match_id}") as session:
+            self._match(session, match_id, lock=True)
+            try:
+                self._claim_key(session, match_id, EntryKey(key, lambda _index, _at: answer), None, _now())
+            except RepeatedEntryError as repeated:
+                return repeated.answer
+        return _plain(answer, "the entry's answer")
 
     def entry_keys(self, match_id: int) -> int:
         """How many keyed entries the match has recorded."""

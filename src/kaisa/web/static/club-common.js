@@ -28,6 +28,11 @@ export function playing(view) {
   return view.phase === "play" || view.phase === "shootout";
 }
 
+/** 6: the shoot-out's lag winner is still to choose who shoots first. */
+export function choosingStarter(view) {
+  return view.phase === "shootout" && Boolean(view.shootout && view.shootout.choice_open);
+}
+
 // --- the clock ----------------------------------------------------------------------------------------------
 
 /** The competition clock now: the server's playing time plus the time since the match last changed (`since`,
@@ -145,7 +150,7 @@ export function beep(times = 2) {
 export function renderBoard(box, view, { since = null, playerExtra = null } = {}) {
   box.replaceChildren();
   box.dataset.phase = view.phase;
-  const live = playing(view);
+  const live = playing(view) && !choosingStarter(view);
   const players = el("div", { class: "players" });
   view.players.forEach((p, i) => {
     const ball = p.cue_ball;
@@ -206,7 +211,11 @@ export function renderBoard(box, view, { since = null, playerExtra = null } = {}
         { class: "shootout", "data-testid": "shootout" },
         el("strong", {}, `${t("shootout.title")}: `),
         order.map((b) => t("shootout.innings", { name: nameOf(view, b), ball: b, n: so.innings[b] })).join(" · "),
-        ` (${t("shootout.first", { name: nameOf(view, so.first) })})`,
+        el(
+          "span",
+          { "data-testid": "shootout-starter", dataset: { choosing: String(Boolean(so.choice_open)) } },
+          ` (${so.choice_open ? t("club.starter.choosing", { name: nameOf(view, so.first) }) : t("shootout.first", { name: nameOf(view, so.first) })})`,
+        ),
       ),
     );
   }

@@ -8,6 +8,7 @@ import {
   CUE_BALLS,
   MiniTable,
   beep,
+  choosingStarter,
   fmtPoint,
   nameOf,
   onTablePointer,
@@ -23,7 +24,7 @@ import {
   watch,
   whoOf,
 } from "./club-common.js";
-import { ClubError, EntryQueue, QueuedError } from "./club-queue.js";
+import { ClubError, EntryQueue, QueuedError, entryKey } from "./club-queue.js";
 import { applyLabels, lang, onLangChange, ruleText, setLang, t } from "./i18n.js";
 import * as placement from "./placement.js";
 import { BALL_IDS, POCKET_IDS, dist } from "./table.js";
@@ -122,6 +123,34 @@ function renderBreakerNames() {
   $("breaker-name-1").textContent = form.name2.value.trim() || t("club.new.player2");
 }
 
+const CREATE_RETRY_MS = [1000, 2000, 4000];
+let creation = null; // {key, body}: the new match's key, kept until the server answers (one match per form sent)
+
+/** POST the new match with its key; a dropped connection is tried again with the same key (one match is made). */
+async function postNewMatch(body) {
+  const json = JSON.stringify(body);
+  if (!creation || creation.body !== json) creation = { key: entryKey(), body: json };
+  const headers = { "content-type": "application/json", "Idempotency-Key": creation.key };
+  for (let attempt = 0; ; attempt++) {
+    let response;
+    try {
+      response = await fetch("/api/club/matches", { method: "POST", headers, body: json });
+    } catch (error) {
+      if (attempt >= CREATE_RETRY_MS.length) throw new Error(t("club.new.offline"));
+      await new Promise((resolve) => setTimeout(resolve, CREATE_RETRY_MS[attempt]));
+      continue;
+    }
+    const data = await response.json().catch(() => null);
+    if ([502, 503, 504].includes(response.status) && attempt < CREATE_RETRY_MS.length) {
+      await new Promise((resolve) => setTimeout(resolve, CREATE_RETRY_MS[attempt]));
+      continue;
+    }
+    if (!response.ok) throw new ClubError(response.status, data);
+    creation = null;
+    return data;
+  }
+}
+
 async function createMatch(event) {
   event.preventDefault();
   const form = $("form-new");
@@ -139,7 +168,7 @@ async function createMatch(event) {
   const button = $("create");
   button.disabled = true;
   try {
-    const made = await clubApi(null).create(body);
+    const made = await postNewMatch(body);
     const id = made.match.id;
     remember({ id, token: made.token, names, event: night || null, marker: made.marker_url, scoreboard: made.scoreboard_url });
     try {
@@ -340,7 +369,7 @@ class MatchPage {
     if (!this.alive()) return;
     this.lastFromActions();
     this.render();
-    this.stream = watch(`/api/club/matches/${this.id}/stream`, (v) => this.onStream(v));
+    this.stream = watch(`/api/club/matches/${this.id}/stream`, (v) => this.onStream(v), (state) => this.onLink(state));
   }
 
   leave() {
@@ -453,7 +482,7 @@ class MatchPage {
    * starts a fresh entry. */
   apply(view, { own = false } = {}) {
     if (own) this.own.push({ json: JSON.stringify(view), at: Date.now() });
-    this.view = view;
+    this.view = this.withBreak(view);
     // the clock counts from the last entry other than a break (a break extends the limit instead)
     const start = Date.parse(view.clock_since || view.updated_at || "");
     this.since = Number.isFinite(start) ? start + this.skew : Date.now();
@@ -464,6 +493,39 @@ class MatchPage {
       this.w2 = null;
     }
     this.render();
+  }
+
+  /** The break running as the server keeps it (a reloaded page, a restarted server, another marker's phone),
+   * or as this page started it while the server has not heard of it yet. */
+  withBreak(view) {
+    const run = view.break_running;
+    if (run && (!this.breakRun || this.breakRun.ball !== run.cue_ball)) {
+      const since = Date.parse(run.since);
+      this.breakRun = { ball: run.cue_ball, start: Number.isFinite(since) ? since + this.skew : Date.now() };
+    } else if (!run && this.breakRun && ((view.clock.breaks || {})[this.breakRun.ball] !== undefined || view.phase === "over")) {
+      this.breakRun = null;
+    }
+    if (!run && this.breakRun) {
+      return { ...view, break_running: { cue_ball: this.breakRun.ball, since: new Date(this.breakRun.start - this.skew).toISOString() } };
+    }
+    return view;
+  }
+
+  /** The live stream's state: with the server gone the marker is told at once (not only when an entry waits),
+   * and when it is back the entries waiting on this phone go at once. */
+  onLink(state) {
+    if (!this.alive()) return;
+    // "connecting" again after a refused connection leaves the notice as it was
+    const down = state === "reconnecting" ? true : state === "live" ? false : Boolean(this.linkDown);
+    if (this.linkDown && !down && this.queue) this.queue.flush();
+    this.linkDown = down;
+    let notice = $("link-down");
+    if (!notice) {
+      notice = el("div", { id: "link-down", class: "token-banner link-down", "data-testid": "link-down", role: "status" });
+      $("board").after(notice);
+    }
+    notice.hidden = !down;
+    notice.textContent = t("club.queue.offline");
   }
 
   async onStream(view) {
@@ -882,6 +944,14 @@ class MatchPage {
     });
   }
 
+  /** 6: the shoot-out's lag winner chose who shoots first. */
+  chooseStarter(ball) {
+    return this.run(async () => {
+      this.played(await this.send("starter", "/shootout-starter", { cue_ball: ball }, t("club.starter.chosen", { name: nameOf(this.view, ball) })));
+      await this.loadActions();
+    });
+  }
+
   lagWon(winner) {
     return this.run(async () => {
       this.played(await this.send("lag", "/lag", { winner }, t("club.lag.title")));
@@ -926,14 +996,16 @@ class MatchPage {
     }
     this.breakRun = { ball, start: Date.now() };
     // the clock's limit grows with the break as it runs (the server is told too, for the scoreboard)
-    this.view = { ...this.view, break_running: { cue_ball: ball, since: new Date(Date.now() - this.skew).toISOString() } };
+    const since = new Date(Date.now() - this.skew).toISOString();
+    this.view = { ...this.view, break_running: { cue_ball: ball, since } };
     this.render();
-    // the scoreboard shows the break while it runs (the break is recorded with its length when it ends)
-    fetch(`/api/club/matches/${this.id}/break-start`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "X-Kaisa-Token": this.token },
-      body: JSON.stringify({ cue_ball: ball }),
-    }).catch(() => {});
+    // the server keeps the running break (the scoreboard shows it, a restart keeps it); it is recorded with its
+    // length when it ends. Sent in the entries' queue, so that with no connection it goes, in order, later
+    this.queue
+      .add("break-start", "POST", `/api/club/matches/${this.id}/break-start`, { cue_ball: ball, since }, t("club.break.of", { name: nameOf(this.view, ball) }))
+      .catch((error) => {
+        if (!(error instanceof QueuedError)) showError(error);
+      });
   }
 
   resumeBreak() {
@@ -977,12 +1049,16 @@ class MatchPage {
     const editing = Boolean(this.editing);
     $("place-panel").hidden = !(v.phase === "place-w2" && this.canEnter);
     $("lag-panel").hidden = !(v.phase === "shootout-lag" && this.canEnter);
-    $("entry").hidden = !((playing(v) || editing) && this.canEnter);
+    // one question at a time: who starts the shoot-out, then its strokes
+    const choosing = choosingStarter(v);
+    $("starter-panel").hidden = !(choosing && this.canEnter);
+    $("entry").hidden = !(((playing(v) && !choosing) || editing) && this.canEnter);
     $("break-running").hidden = !this.breakRun;
     if (v.phase === "place-w2") this.renderPlace();
     if (v.phase === "shootout-lag") {
       for (const i of [0, 1]) $(`lag-${i}`).textContent = t("club.lag.won", { name: v.players[i].name });
     }
+    if (choosing) this.renderStarter();
     this.renderEntry();
     this.renderRuling();
     this.renderStrokes();
@@ -1037,6 +1113,10 @@ class MatchPage {
       what = `${t("club.undo.stroke", { n })}: ${nameOf(this.view, last.outcome.ruling ? last.outcome.ruling.shooter : last.action.entry.cue_ball)}, ${last.action.call || t("ruling.noCall")}`;
     } else if (last && last.action.kind === "place-w2") {
       what = t("club.strokes.placeW2");
+    } else if (last && last.action.kind === "choose") {
+      what = t("club.starter.chosen", { name: nameOf(this.view, last.action.cue_ball) });
+    } else if (last && last.action.kind === "marked-lag") {
+      what = t("club.lag.title");
     } else if (last && last.action.kind === "break") {
       what = t("club.strokes.break", { who: nameOf(this.view, last.action.cue_ball), s: Math.round(last.action.seconds) });
     }
@@ -1065,6 +1145,18 @@ class MatchPage {
     );
   }
 
+  /** The lag winner's choice (6): their own cue ball first, then the opponent's. */
+  renderStarter() {
+    const v = this.view;
+    const winner = v.shootout.first;
+    $("starter-hint").textContent = t("club.starter.hint", { name: nameOf(v, winner) });
+    [winner, otherWhite(winner)].forEach((ball, i) => {
+      const button = $(`starter-${i}`);
+      button.dataset.ball = ball;
+      button.textContent = t("club.starter.starts", { name: nameOf(v, ball), ball });
+    });
+  }
+
   renderPlace() {
     const v = this.view;
     const w2owner = v.players.findIndex((p) => p.cue_ball === "W2");
@@ -1086,6 +1178,7 @@ class MatchPage {
     $("undo-last").disabled = busy || !this.canEnter || !this.view || this.view.actions <= 2;
     $("place-confirm").disabled = busy;
     for (const i of [0, 1]) $(`lag-${i}`).disabled = busy;
+    for (const i of [0, 1]) $(`starter-${i}`).disabled = busy;
   }
 
   renderEntry() {
@@ -1304,7 +1397,7 @@ class MatchPage {
     for (const a of this.actions) {
       const kind = a.action.kind;
       if (kind === "marked") n += 1;
-      if (kind === "choose" || (kind === "marked-lag" && a.index < 2)) continue;
+      if ((kind === "choose" || kind === "marked-lag") && a.index < 2) continue; // the match's creation
       rows.push(this.strokeRow(a, n));
     }
     list.replaceChildren(...rows.reverse());
@@ -1331,6 +1424,8 @@ class MatchPage {
       head = t("club.strokes.placeW2");
     } else if (kind === "break") {
       head = t("club.strokes.break", { who: nameOf(v, a.action.cue_ball), s: Math.round(a.action.seconds) });
+    } else if (kind === "choose") {
+      head = t("club.starter.chosen", { name: nameOf(v, a.action.cue_ball) });
     } else if (kind === "marked-lag") {
       head = t("club.strokes.lag", { name: v.players[a.action.winner] ? v.players[a.action.winner].name : a.action.winner + 1 });
     } else if (kind === "forfeit") {
@@ -1522,6 +1617,7 @@ function wire() {
   $("place-confirm").addEventListener("click", () => page() && page().confirmW2());
   $("lag-0").addEventListener("click", () => page() && page().lagWon(0));
   $("lag-1").addEventListener("click", () => page() && page().lagWon(1));
+  for (const i of [0, 1]) $(`starter-${i}`).addEventListener("click", (e) => page() && page().chooseStarter(e.currentTarget.dataset.ball));
   $("undo-last").addEventListener("click", () => page() && page().askUndo());
   $("break-resume").addEventListener("click", () => page() && page().resumeBreak());
   $("forfeit-confirm").addEventListener("click", () => page() && page().entry.forfeit && page().forfeit(page().entry.forfeit));
