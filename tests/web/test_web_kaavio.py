@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from kaisa.competition.kaisakaavio import from_xml
 from kaisa.records.storage import open_store
 from kaisa.web import create_app
+from tests.records.test_storage import db_url, postgres_server  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -363,10 +364,11 @@ def test_the_competition_list_names_each_competition(client: TestClient) -> None
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+def server(db_url: str) -> Iterator[str]:  # noqa: F811
+    """The app served by uvicorn in a thread over a new SQLite file or PostgreSQL database."""
     import socket
 
-    store = open_store(f"sqlite:///{tmp_path / 'kaavio.sqlite3'}")
+    store = open_store(db_url)
     sock = socket.create_server(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     uv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning", timeout_graceful_shutdown=1))
@@ -470,3 +472,38 @@ def test_choices_name_the_bracket_types_as_the_kaavio_does_and_seeds_get_their_n
     numbers = {p["seed"]: p["number"] for p in night.view()["players"]}
     # KAAVIO 3.2 with N = 8: s1 = N-1, s2 = N/2, s3 = s2/2, s6 = s3/2, s4 = round((s1+s2)/2), ...
     assert (numbers[1], numbers[2], numbers[3], numbers[6]) == (7, 4, 2, 1)
+
+
+def test_three_tables_reporting_at_once_through_the_api_lose_nothing(server: str) -> None:
+    """Three round-1 games on three tables end at the same moment, each result sent twice (a retry with the same
+    key): on SQLite and on PostgreSQL every result is recorded once and the search sees them all."""
+    with httpx.Client(base_url=server, timeout=60) as client:
+        night = Night(client, kind="TuplaKaavio")
+        night.register(NAMES[:6])
+        night.ok("/draw", {"seed": 6})
+        for number in (1, 2, 3):
+            night.ok(f"/games/{number}/start", {"marker": False})
+        version = night.view()["version"]
+        barrier = threading.Barrier(6)
+        answers: list[int] = []
+
+        def report(number: int) -> None:
+            with httpx.Client(base_url=server, timeout=60) as own:
+                barrier.wait(timeout=30)
+                answer = own.post(
+                    f"{API}/{night.id}/games/{number}/result",
+                    json={"points1": "60", "points2": str(10 + number)},
+                    headers={**night.headers, "Idempotency-Key": f"table-{number}"},
+                )
+                answers.append(answer.status_code)
+
+        threads = [threading.Thread(target=report, args=(n,)) for n in (1, 2, 3) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert answers == [200] * 6
+        view = night.view()
+        assert view["version"] == version + 3
+        assert [(g["points1"], g["points2"]) for g in view["games"][:3]] == [("60", "11"), ("60", "12"), ("60", "13")]
+        assert sum(p["losses"] for p in view["players"]) == 3
