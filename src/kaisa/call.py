@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
 
-from kaisa.errors import KaisaError
+from kaisa.errors import ErrorText, KaisaError
 from kaisa.model import BallId
 from kaisa.table import OFFICIAL, PocketId, RailId
 
@@ -47,13 +47,22 @@ from kaisa.table import OFFICIAL, PocketId, RailId
 class CallError(KaisaError):
     """A call that cannot be accepted."""
 
+    code = "bad-call"
+    kind = ErrorText("Maalaus ei kelpaa.", "The call cannot be accepted.")
+
 
 class CallSyntaxError(CallError):
     """The text is not a call: an unknown word, or words in the wrong order."""
 
+    code = "call-syntax"
+    kind = ErrorText("Maalausta ei voi lukea.", "The call cannot be read.")
+
 
 class IllegalCallError(CallError):
     """A well-formed call that the rules forbid: one's own cue ball, a pocket that does not exist, two konsti."""
+
+    code = "illegal-call"
+    kind = ErrorText("Säännöt eivät salli tätä maalausta.", "The rules do not allow this call.")
 
 
 class Konsti(StrEnum):

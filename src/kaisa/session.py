@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from kaisa.call import Call
-from kaisa.errors import InvalidPositionError, InvalidStrokeError, KaisaError
+from kaisa.errors import ErrorText, FormatError, InvalidPositionError, InvalidStrokeError, KaisaError
 from kaisa.game import (
     Action,
     ClockConfig,
@@ -72,9 +72,15 @@ ANIMATION_RATE = 60.0
 class UnknownActionError(KaisaError, LookupError):
     """No action with that index is stored for the match."""
 
+    code = "unknown-action"
+    kind = ErrorText("Ottelussa ei ole tätä kirjausta.", "The match has no such action.")
+
 
 class NotYourTurnError(IllegalActionError):
     """The action belongs to the other kind of player (a person's to a computer's turn, or the reverse)."""
+
+    code = "not-your-turn"
+    kind = ErrorText("Nyt ei ole tämän pelaajan vuoro.", "It is not this player's turn.")
 
 
 def is_computer(kind: str) -> bool:
@@ -741,7 +747,7 @@ def rule_stroke(
     options = options or RuleOptions()
     given = sum(x is not None for x in (stroke, events, log_json))
     if given != 1:
-        raise KaisaError("rule either a stroke (simulated) or an event log (as it happened), not both or neither")
+        raise FormatError("rule either a stroke (simulated) or an event log (as it happened), not both or neither")
     if stroke is not None:
         log = StrokeLog.of(simulate_stroke(position, stroke))
     elif log_json is not None:
@@ -757,6 +763,7 @@ class StudyStateError(KaisaError):
     from hand, a ball both in hand and on the table). ``text`` says it in Finnish and English."""
 
     code = "invalid-study-state"
+    kind = ErrorText("Tutkittava pelitilanne ei ole mahdollinen.", "The game state to study is not possible.")
 
     def __init__(self, fi: str, en: str) -> None:
         super().__init__(en)

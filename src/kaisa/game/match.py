@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kaisa.errors import FormatError, InvalidStrokeError, KaisaError
+from kaisa.errors import ErrorText, FormatError, InvalidStrokeError, KaisaError
 from kaisa.game.chance import StrokeNoise, chance_rng
 from kaisa.game.state import (
     CUE_BALLS,
@@ -67,6 +67,9 @@ LAG_SAMPLE_RATE = 100.0
 
 class IllegalActionError(KaisaError):
     """An action that does not fit the match's phase or turn (says what is expected)."""
+
+    code = "illegal-action"
+    kind = ErrorText("Toiminto ei sovi ottelun tilanteeseen.", "The action does not fit the match as it stands.")
 
 
 @dataclass(frozen=True)

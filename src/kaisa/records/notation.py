@@ -157,9 +157,17 @@ class NotationError(KaisaError):
 class ReplayError(NotationError):
     """An action of the record that the match refuses when played again (wrong phase, illegal placement)."""
 
+    code = "replay-refused"
+    kind = ErrorText(
+        "Ottelupöytäkirjan toimintoa ei voi pelata uudelleen.", "An action of the record cannot be played again."
+    )
+
 
 class ReplayMismatchError(NotationError):
     """The record says one thing and the replay another: a short ruling, the result or the score."""
+
+    code = "replay-mismatch"
+    kind = ErrorText("Uudelleenpeluu ei vastaa ottelupöytäkirjaa.", "The replay does not match the record.")
 
 
 # --- short rulings ---------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from enum import Enum
 from typing import Any, Self
 
 from kaisa.call import Call
-from kaisa.errors import FormatError, KaisaError
+from kaisa.errors import ErrorText, FormatError, KaisaError
 from kaisa.model import BallId, Position
 from kaisa.referee.observe import CalledPotFacts, Facts, HandFacts, LateFall, Pot
 from kaisa.referee.ruling import Text
@@ -32,6 +32,9 @@ from kaisa.table import PocketId, Point
 
 class MarkerEntryError(KaisaError):
     """An entry that cannot describe a real stroke (a ball potted twice, a pocketed ball still on the table)."""
+
+    code = "impossible-entry"
+    kind = ErrorText("Kirjaus ei voi kuvata oikeaa lyöntiä.", "The entry cannot describe a real stroke.")
 
 
 class HandFault(Enum):

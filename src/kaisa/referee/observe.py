@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kaisa.call import LEG_ROLES, Call, Cushion, JawCushion, Konsti
-from kaisa.errors import KaisaError
+from kaisa.errors import ErrorText, KaisaError
 from kaisa.model import (
     BallContactEvent,
     BallId,
@@ -34,12 +34,22 @@ class ImpossibleStateError(KaisaError):
     """Facts and state that cannot belong together: an event log moving a ball that is not on the table, a
     ball in hand placed in front of the head string."""
 
+    code = "impossible-state"
+    kind = ErrorText(
+        "Tiedot ja tilanne eivät voi pitää paikkaansa yhtä aikaa.", "The facts and the state cannot be true together."
+    )
+
 
 class ImpossibleLogError(ImpossibleStateError):
     """An event log (or the positions with it) that no stroke on a real table can produce: a ball off the
     table's coordinates, balls overlapping at rest, a ball pocketed twice or moving after it dropped, a ball
     colliding with itself, a log whose start is not the position it is ruled from. The message says which
     event or ball and what is allowed."""
+
+    code = "impossible-log"
+    kind = ErrorText(
+        "Tapahtumaluettelo ei voi syntyä oikealla pöydällä.", "No stroke on a real table makes this event log."
+    )
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kaisa.errors import FormatError, KaisaError
+from kaisa.errors import ErrorText, FormatError, KaisaError
 from kaisa.model import BallContactEvent, BallId, JawEvent, OffTableEvent, PocketEvent, Position, RailEvent
 from kaisa.referee import catalogue as cat
 from kaisa.referee.observe import StrokeLog
@@ -21,6 +21,9 @@ from kaisa.table import OFFICIAL, PocketId, Point, RailId, TableSpec
 class IllegalPlacementError(KaisaError):
     """A ball placed where the rules do not allow it (says where it may go). ``text`` is the message in Finnish
     and English; ``str()`` is the English."""
+
+    code = "illegal-placement"
+    kind = ErrorText("Palloa ei saa asettaa tähän.", "The ball may not be placed there.")
 
     def __init__(self, message: str, text: Text | None = None) -> None:
         super().__init__(message)

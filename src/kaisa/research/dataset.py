@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from kaisa.errors import ErrorText
 from kaisa.model import BALL_ORDER, BallId, Position, Stroke
 from kaisa.tournament import Backend, GameSpec, TournamentError, make_backend, play_game, schedule
 
@@ -39,6 +40,9 @@ STROKE_FIELDS = ("speed", "direction", "elevation", "side", "follow", "place_x",
 class DatasetError(TournamentError):
     """A data set that cannot be written as asked (bad players or options, an output that cannot be written,
     a backend that cannot start). The message says what was wrong and what is allowed."""
+
+    code = "bad-dataset"
+    kind = ErrorText("Aineistoa ei voi kirjoittaa näin.", "The data set cannot be written as asked.")
 
 
 def _ball_columns(prefix: str, when: str) -> list[tuple[str, pa.DataType, str]]:

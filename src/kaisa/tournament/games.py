@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kaisa.errors import KaisaError
+from kaisa.errors import ErrorText, KaisaError
 
 if TYPE_CHECKING:
     from kaisa.game import Match
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 class TournamentError(KaisaError):
     """A tournament that cannot be run as asked: bad players or options, a backend that is missing or cannot
     be reached, a game that failed in a worker. The message says what was wrong and what is allowed."""
+
+    code = "bad-tournament"
+    kind = ErrorText("Turnausta ei voi pelata näin.", "The tournament cannot be run as asked.")
 
 
 @dataclass(frozen=True)
