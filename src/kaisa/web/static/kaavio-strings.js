@@ -129,7 +129,7 @@ addStrings("fi", {
 });
 
 addStrings("en", {
-  "kv.brand": "Kaisa · competition",
+  "kv.brand": "Kaisa · kaavio",
   "kv.nav.competitions": "Competitions",
   "kv.nav.club": "Marker",
   "kv.new.title": "New competition",
