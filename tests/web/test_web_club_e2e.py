@@ -1058,3 +1058,35 @@ def test_a_running_break_is_shown_again_after_the_server_process_is_killed(pages
         assert view["clock"]["breaks"]["W2"] >= 1
     finally:
         stop(process)
+
+
+def test_the_new_match_form_sends_a_key_and_a_lost_answer_makes_one_match(live: Server, pages: Pages) -> None:
+    """The director taps "Create the match" on a phone; the server creates it but the answer is lost on the way
+    back: the page sends the same request again with the same key, and there is one match, with its token."""
+    marker = pages.open(390, 844, touch=True)
+    goto(marker, live.url + "/club")
+    names = ("Aada Lost", "Bruno Answer")
+    keys: list[str | None] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) == 1:
+            route.fetch()  # the server creates the match...
+            route.abort("connectionreset")  # ...and the answer never reaches the phone
+        else:
+            route.continue_()
+
+    marker.route("**/api/club/matches", lose_the_first_answer)
+    marker.get_by_test_id("name-input-0").fill(names[0])
+    marker.get_by_test_id("name-input-1").fill(names[1])
+    marker.get_by_test_id("create").tap()
+    expect(marker.get_by_test_id("created-title")).to_contain_text("Aada Lost – Bruno Answer")
+    assert len(keys) == 2
+    assert keys[0] == keys[1]
+    assert keys[0] is not None
+    assert len(keys[0]) >= 16
+    made = [m for m in live.call("GET", "/api/matches").json() if [p["name"] for p in m["players"]] == list(names)]
+    assert len(made) == 1
+    link = marker.get_by_test_id("marker-link").input_value()
+    token = link.rsplit("/", 1)[1]
+    assert live.call("GET", f"/api/club/matches/{made[0]['id']}/access", token=token).status_code == 204
