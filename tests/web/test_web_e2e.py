@@ -31,6 +31,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from kaisa.records.storage import open_store
+from kaisa.table import OFFICIAL, PocketId
 from kaisa.web import create_app
 from tests.browser import chromium, chromium_executable
 from tests.postgres_server import free_port
@@ -915,3 +916,165 @@ def test_a_whole_match_against_the_computer_to_the_summary_and_its_replay(
         page.context.close()
     assert not errors, errors
     assert not console, console
+
+
+# --- the hint, the study's game state, respots and a long history ------------------------------------------------
+
+
+def two_people_at_the_break(live: LiveServer) -> int:
+    """Two people after the lag, the choice and W2's placement: W1 breaks from hand."""
+    match_id: int = live.api(
+        "POST", "/api/matches", {"players": [{"name": "Aino", "kind": "human"}, {"name": "Eero", "kind": "human"}]}
+    )["id"]
+    lags = [
+        {"ball": "W1", "speed": 1.41, "direction": 90, "place": [W / 4, L / 8]},
+        {"ball": "W2", "speed": 1.30, "direction": 90, "place": [3 * W / 4, L / 8]},
+    ]
+    live.api("POST", f"/api/matches/{match_id}/lag", {"strokes": lags})
+    live.api("POST", f"/api/matches/{match_id}/choose", {"cue_ball": "W1"})
+    live.api("POST", f"/api/matches/{match_id}/place-w2", {"point": [W / 2, 2.6]})
+    return match_id
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("fi", 1440, 900), ("en", 390, 844)])
+def test_a_hint_is_drawn_taken_or_dismissed_and_changes_nothing(
+    live: LiveServer, browser: Browser, lang: str, width: int, height: int
+) -> None:
+    """The person at the table asks for a hint: progress while the advisor thinks, then the call on the table and
+    in words with its odds; Dismiss takes it away, Take fills the call and the aim; the match records nothing
+    until the person shoots."""
+    page, errors = open_page(browser, width, height, scale=1)
+    try:
+        match_id = two_people_at_the_break(live)
+        page.context.add_init_script(f"localStorage.setItem('kaisa.lang', '{lang}')")
+        goto(page, live.url + f"#/match/{match_id}")
+        before = live.api("GET", f"/api/matches/{match_id}")
+        page.get_by_test_id("hint-level").select_option("beginner")
+        page.get_by_test_id("hint").click()
+        assert page.get_by_test_id("hint-box").get_attribute("data-state") in ("thinking", "shown")
+        expect(page.get_by_test_id("hint-take")).to_be_visible(timeout=WAIT)
+        # the same turn, the same seed: the page shows what the API advises
+        hint = live.api("POST", f"/api/matches/{match_id}/hint", {"level": "beginner", "limit": 3})[0]
+        expect(page.get_by_test_id("hint-call")).to_have_text(hint["call"])
+        expect(page.get_by_test_id("hint-words")).to_have_text(hint["words"][lang])
+        expect(page.get_by_test_id("hint-odds")).to_contain_text("%")
+        expect(page.get_by_test_id("table")).to_have_attribute("data-hint", hint["call"])
+        expect(page.get_by_test_id("hint-take")).to_be_in_viewport()
+        no_sideways_scroll(page)
+        doc_shot(page, f"hint-{lang}-{'desktop' if width > 800 else 'phone'}.png")
+        assert live.api("GET", f"/api/matches/{match_id}") == before  # a read: nothing recorded
+        page.get_by_test_id("hint-dismiss").click()
+        expect(page.get_by_test_id("hint-box")).to_be_hidden()
+        expect(page.get_by_test_id("table")).to_have_attribute("data-hint", "")
+        page.get_by_test_id("hint").click()
+        page.get_by_test_id("hint-take").click()
+        expect(page.get_by_test_id("hint-box")).to_be_hidden()
+        expect(page.get_by_test_id("call-text")).to_have_value(hint["call"])
+        direction = float(page.get_by_test_id("direction").input_value())
+        assert (direction - hint["stroke"]["direction"] + 180) % 360 - 180 == pytest.approx(0, abs=0.006)
+        assert point(page, "data-cue") == pytest.approx(tuple(hint["stroke"]["place"]), abs=1e-3)
+        assert live.api("GET", f"/api/matches/{match_id}") == before
+        frames = anim_count(page)
+        page.get_by_test_id("shoot").click()
+        wait_for_animation(page, frames)
+        expect(page.get_by_test_id("ruling-summary")).to_be_visible(timeout=WAIT)
+        assert live.api("GET", f"/api/matches/{match_id}")["actions"] == before["actions"] + 1
+    finally:
+        page.context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def test_study_sets_the_game_state_and_plays_on_as_a_match_would(live: LiveServer, page: Page) -> None:
+    """Study sets whose turn, who is in hand, the break, the 2.1 flag and both scores; an impossible state is
+    refused in the page's language; a stroke is ruled in that state and the study goes on from the ruling's."""
+    goto(page, live.url + "#/study")
+    page.get_by_test_id("study-state").locator("summary").click()
+    page.get_by_test_id("study-shooter").select_option("W2")
+    page.get_by_test_id("study-hand-W2").check()
+    for ball, score in (("W1", "40"), ("W2", "55")):
+        page.get_by_test_id(f"study-score-{ball}").fill(score)
+        page.get_by_test_id(f"study-score-{ball}").dispatch_event("change")
+    expect(page.get_by_test_id("study-state-summary")).to_have_text("W2 to play · 40–55 · W2 in hand")
+    assert point(page, "data-cue")[1] < HEAD_STRING  # W2 in hand went behind the head string
+    page.get_by_test_id("no-call").check()
+    page.get_by_test_id("study-twice").check()  # a direct middle kaisa before, yet in hand: no match is like that
+    page.get_by_test_id("shoot").click()
+    expect(page.get_by_test_id("message-text")).to_contain_text("(2.1)")
+    page.get_by_test_id("lang-fi").click()
+    page.get_by_test_id("shoot").click()
+    expect(page.get_by_test_id("message-text")).to_contain_text("Edellinen suoraan keskipussiin mennyt kaisa")
+    page.get_by_test_id("lang-en").click()
+    page.get_by_test_id("study-twice").uncheck()
+    page.get_by_test_id("message-close").click()
+    frames = anim_count(page)
+    page.get_by_test_id("shoot").click()
+    wait_for_animation(page, frames)
+    expect(page.get_by_test_id("ruling-who")).to_contain_text("W2")
+    expect(page.get_by_test_id("ruling-summary")).to_contain_text("the turn passes")  # no call: nothing scores
+    expect(page.get_by_test_id("study-state-summary")).to_contain_text("W1 to play · 40–")
+    screenshot(page, "study-state.png")
+    page.get_by_test_id("study-back").click()
+    expect(page.get_by_test_id("study-state-summary")).to_have_text("W2 to play · 40–55 · W2 in hand")
+
+
+def test_a_respotted_ball_goes_to_its_spot_with_the_rulings_line(live: LiveServer, browser: Browser) -> None:
+    """R1 potted as called goes back to its spot after the balls stop, when the ruling's 4 line says so."""
+    fl = OFFICIAL.pockets[PocketId.FL]  # R1 40 cm out on the foot-left corner's axis, W1 40 cm behind it
+    mouth, axis = fl.mouth_centre, fl.axis
+    r1 = [round(mouth[0] - axis[0] * 0.4, 4), round(mouth[1] - axis[1] * 0.4, 4)]
+    w1 = [round(mouth[0] - axis[0] * 0.8, 4), round(mouth[1] - axis[1] * 0.8, 4)]
+    study = {"position": {"W1": w1, "R1": r1, "W2": [1.1, 0.4], "R2": [0.71, 0.71], "K": [0.71, 1.42]}, "shooter": "W1"}
+    page, errors = open_page(browser)
+    try:
+        page.context.add_init_script(f"localStorage.setItem('kaisa.study', '{json.dumps(study)}')")
+        goto(page, live.url + "#/study")
+        page.get_by_test_id("call-text").fill("R1 FL")
+        page.get_by_test_id("direction").fill(str(round(math.degrees(math.atan2(axis[1], axis[0])), 2)))
+        page.get_by_test_id("direction").dispatch_event("change")
+        page.get_by_test_id("speed").fill("1.2")
+        expect(page.get_by_test_id("call-status")).not_to_be_empty()
+        frames = anim_count(page)
+        page.get_by_test_id("shoot").click()
+        wait_for_animation(page, frames)
+        expect(page.get_by_test_id("ruling-summary")).to_be_visible(timeout=WAIT)
+        table = page.get_by_test_id("table")
+        expect(table).to_have_attribute("data-respot-order", re.compile(r"(^|;)R1@4$"))
+        expect(page.locator("[data-testid=ruling-item][data-clause='4']")).to_contain_text("R1")
+    finally:
+        page.context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def test_a_long_match_is_replayed_from_pages_of_its_history(live: LiveServer, browser: Browser) -> None:
+    """The replay of a long match reads its history a page at a time: the first page to open, the page of a
+    scrubbed-to action when it is needed; the list numbers the strokes from the first."""
+    body = {"players": [{"name": "Alfa", "kind": "baseline"}, {"name": "Beeta", "kind": "baseline"}], "seed": 11}
+    match_id = live.api("POST", "/api/matches", body)["id"]
+    live.api("POST", f"/api/matches/{match_id}/lag", {"strokes": [None, None]})
+    view = live.api("GET", f"/api/matches/{match_id}")
+    while view["actions"] < 120 and view["phase"] != "over":
+        view = live.api("POST", f"/api/matches/{match_id}/computer")["match"]
+    count = view["actions"]
+    page, errors = open_page(browser, 390, 844, scale=1)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/actions" in r.url and "/animation" not in r.url else None)
+    try:
+        goto(page, live.url + f"#/replay/{match_id}/-1")
+        expect(page.get_by_test_id("replay-item")).to_have_count(count)
+        assert asked, "the replay read no history"
+        assert all(re.search(r"[?&]limit=(\d+)", u) and int(re.search(r"limit=(\d+)", u)[1]) <= 50 for u in asked)
+        assert "offset=0&" in asked[0]
+        asked.clear()
+        last = count - 1
+        page.get_by_test_id("replay-scrub").fill(str(last))
+        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-index", str(last))
+        assert any(f"offset={last // 50 * 50}&" in u for u in asked), asked
+        expect(page.get_by_test_id("replay-action")).not_to_have_text(re.compile("loading"))
+        stored = live.api("GET", f"/api/matches/{match_id}/actions?offset={last}&limit=1")[0]
+        item = page.locator(f"[data-testid=replay-item][data-index='{last}']")
+        if stored["action"]["kind"] == "shot":
+            expect(item).to_contain_text(f"{stored['state_after']['strokes']}. ")
+        no_sideways_scroll(page)
+    finally:
+        page.context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"

@@ -69,14 +69,24 @@ function show(id, visible) {
   $(id).hidden = !visible;
 }
 
-/** Scroll the page just enough that `node` is in view between the top bar and a phone's fixed Shoot bar. */
+/** Scroll the page so that `node` is in view between the top bar and a phone's fixed Shoot bar, with as much
+ * of the table above it as fits (a hint is read beside its drawing). */
 function reveal(node) {
-  const rect = node.getBoundingClientRect();
+  const own = node.getBoundingClientRect();
+  const table = $("table-wrap").getBoundingClientRect();
   const bar = $("shoot-row");
   const bottom = bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : window.innerHeight;
   const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
-  if (rect.bottom > bottom) window.scrollBy({ top: Math.min(rect.bottom - bottom + 8, rect.top - top - 8) });
-  else if (rect.top < top) window.scrollBy({ top: rect.top - top - 8 });
+  const above = table.bottom <= own.top + 1; // a phone: the table is right above the panel
+  if (above && own.bottom - table.top <= bottom - top) {
+    window.scrollBy({ top: table.top - top - 4 }); // the table and the node both
+  } else if (above) {
+    window.scrollBy({ top: own.bottom - bottom + 8 }); // the node at the foot, the table's lower part above it
+  } else if (own.bottom > bottom) {
+    window.scrollBy({ top: Math.min(own.bottom - bottom + 8, own.top - top - 8) });
+  } else if (own.top < top) {
+    window.scrollBy({ top: own.top - top - 8 });
+  }
 }
 
 // --- placement areas (placement.js) ----------------------------------------------------------------------
@@ -396,6 +406,11 @@ function settle(records, ruling, overlay = {}) {
   const put = async (ball) => {
     const to = respots.get(ball);
     respots.delete(ball);
+    // for tests and the curious: which ball went, and the ruling's line on screen when it did
+    const shown = document.querySelectorAll("#ruling .ruling-item");
+    const line = shown.length ? shown[shown.length - 1].dataset.clause || "" : "";
+    const canvas = app.view.canvas;
+    canvas.dataset.respotOrder = `${canvas.dataset.respotOrder ? `${canvas.dataset.respotOrder};` : ""}${ball}@${line}`;
     await app.view.respot(ball, from[ball] || null, to, 380 / animSpeed());
   };
   return {
@@ -659,6 +674,7 @@ class MatchMode {
     const canvas = app.view.canvas;
     canvas.dataset.phase = v.phase;
     canvas.dataset.balls = Object.keys(balls).sort().join(",");
+    canvas.dataset.hint = this.hint && this.hint.advice ? this.hint.advice.call || "safety" : "";
     const cue = playing ? this.cuePosition() : null;
     canvas.dataset.cue = cue ? `${cue[0].toFixed(4)},${cue[1].toFixed(4)}` : "";
     canvas.dataset.w2 = this.w2 && v.phase === "place-w2" ? `${this.w2[0].toFixed(4)},${this.w2[1].toFixed(4)}` : "";
@@ -1685,6 +1701,8 @@ class StudyMode {
     }
     app.view.canvas.dataset.adviceCount = String(this.advice.length);
     app.view.canvas.dataset.phase = "study";
+    const cue = this.position[this.shooter];
+    app.view.canvas.dataset.cue = cue ? `${cue[0].toFixed(4)},${cue[1].toFixed(4)}` : "";
     this.renderAdvice();
   }
 
