@@ -385,6 +385,7 @@ function renderDirector() {
   $("d-bracket").href = `/kaavio#/bracket/${v.id}`;
   $("d-tv").href = `/kaavio#/tv/${v.id}`;
   $("d-xml").href = `${API}/${v.id}/kaisakaavio.xml`;
+  $("d-link").value = `${location.origin}/kaavio#/director/${v.id}/${token()}`;
   // registration, and late entries until a round-2 game starts
   $("d-register").hidden = !v.late_entries;
   $("draw").hidden = v.drawn;
@@ -651,6 +652,7 @@ function init() {
   $("form-result").addEventListener("submit", saveResult);
   $("form-pair").addEventListener("submit", pair);
   $("marker-copy").addEventListener("click", () => copy($("marker-url").value));
+  $("d-link-copy").addEventListener("click", () => copy($("d-link").value));
   $("form-ranking").addEventListener("change", renderRanking);
   $("form-ranking").addEventListener("submit", (event) => {
     event.preventDefault();
