@@ -41,8 +41,11 @@ def avoidable_rematch(k: Kaavio, added: list[Game]) -> list[str]:
         if g.player2 is None or (k.settings.kind == KaavioType.CUP and g.round >= 3):
             continue
         inn = [x for x in before.numbers() if before.still_in(x)]
-        met = Counter(frozenset(h.pair()) for h in before.games if h.player2 is not None)
-        if len(inn) <= 2 or not met[frozenset(g.pair())]:
+        met: Counter[frozenset[int]] = Counter()
+        for h in before.games:
+            if h.player2 is not None:
+                met[frozenset((h.player1, h.player2))] += 1
+        if len(inn) <= 2 or not met[frozenset((g.player1, g.player2))]:
             continue
         count = {x: len(before.games_of(x)) for x in inn}
         if len(inn) > CAREFUL:
@@ -65,7 +68,7 @@ def _round_pairable_without_rematch(
     busy = {x for h in k.unfinished() for x in h.pair()}
     waiting = [x for x in inn if x not in busy]
     assert g.player2 is not None
-    searcher = min(g.pair(), key=lambda x: (count[x], x))  # type: ignore[arg-type]
+    searcher = min((g.player1, g.player2), key=lambda x: (count[x], x))
     c = count[searcher]
     round_ = [x for x in waiting if count[x] == c]
     pool = round_ + [x for x in waiting if count[x] == c + 1]
@@ -187,7 +190,7 @@ def _rematches_by_hand(n: int, seeds: range) -> list[str]:
         for g in k.games:
             if g.player1 in still_in and g.player2 in still_in:
                 trial = Kaavio.from_json(k.to_json())
-                h = trial.pair_by_hand(g.player1, g.player2, "testi")  # type: ignore[arg-type]
+                h = trial.pair_by_hand(g.player1, g.player2, "testi")
                 found += avoidable_rematch(trial, [h])
                 assert not avoidable_rematch(trial, [])
     return found

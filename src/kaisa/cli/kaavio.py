@@ -8,6 +8,8 @@ kaisa kaavio result kisa.json 3 60 41
 kaisa kaavio show kisa.json
 kaisa kaavio placings kisa.json
 kaisa kaavio export kisa.json kisa.xml   /   kaisa kaavio import kisa.xml kisa.json
+kaisa kaavio pdf kisa.json tulokset.pdf [--what sheets --blanks 4] [--lang en]
+kaisa kaavio csv kisa.json tulokset.csv [--what placings] [--lang en]
 """
 
 from __future__ import annotations
@@ -182,20 +184,61 @@ def show(path: FileArg) -> None:
     _show(_load(path))
 
 
+_PLACING_WORDS = {
+    "fi": ("Sijoitukset", ("sija", "pelaaja", "seura", "voitot", "pisteet", "ranking")),
+    "en": ("Placings", ("place", "player", "club", "wins", "points", "ranking")),
+}
+_RANKING_WORDS = {
+    "fi": ("Rankingsarja", ("sija", "pelaaja", "kilpailuja", "pisteet")),
+    "en": ("Ranking series", ("rank", "player", "competitions", "points")),
+}
+
+
 @app.command("placings")
-def placings_cmd(path: FileArg) -> None:
+def placings_cmd(
+    path: FileArg,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the table: fi or en.")] = "fi",
+) -> None:
     """Placings and ranking points once the competition has ended."""
     from kaisa.competition.placings import placings, ranking_points
 
+    lang = _doc_lang(lang)
     k = _load(path)
     if not k.finished:
         fail("the competition has not ended yet; placings are given when one player is left")
     pts = ranking_points(k)
-    t = Table(title="Placings")
-    for c in ("place", "player", "wins", "points", "ranking"):
-        t.add_column(c)
+    title, heads = _PLACING_WORDS[lang]
+    t = Table(title=f"{title}: {k.settings.name}")
+    for i, c in enumerate(heads):
+        t.add_column(c, justify="left" if i in (1, 2) else "right", overflow="fold")
     for p in placings(k):
-        t.add_row(str(p.place), p.name, str(p.wins), str(p.points), str(pts[p.number]))
+        t.add_row(str(p.place), p.name, k.player(p.number).club, str(p.wins), str(p.points), str(pts[p.number]))
+    console.print(t)
+
+
+@app.command("ranking")
+def ranking_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="The competitions' JSON files (a series: month, year, ...).")],
+    lang: Annotated[str, typer.Option("--lang", help="Language of the table: fi or en.")] = "fi",
+) -> None:
+    """A ranking series over several ended competitions: the Kaisa default points summed per player."""
+    from kaisa.competition.placings import ranking_series
+
+    lang = _doc_lang(lang)
+    ks = [_load(p) for p in paths]
+    for p, k in zip(paths, ks, strict=True):
+        if not k.finished:
+            fail(f"the competition in {p} has not ended yet; a series counts ended competitions only")
+    taken: dict[str, int] = {}
+    for k in ks:
+        for pl in k.players:
+            taken[pl.name] = taken.get(pl.name, 0) + 1
+    title, heads = _RANKING_WORDS[lang]
+    t = Table(title=f"{title} ({len(ks)})")
+    for i, c in enumerate(heads):
+        t.add_column(c, justify="left" if i == 1 else "right", overflow="fold")
+    for rank, name, total in ranking_series(ks):
+        t.add_row(str(rank), name, str(taken.get(name, 0)), str(total))
     console.print(t)
 
 
@@ -218,6 +261,81 @@ def import_(src: Annotated[Path, typer.Argument(help="KaisaKaavio XML file.")], 
     k = _guard(lambda: from_xml(read_text(src, "KaisaKaavio")))
     _save(path, k)
     console.print(f"imported {k.settings.name}: {len(k.players)} players, {len(k.games)} games")
+
+
+def _doc_lang(lang: str) -> str:
+    if lang not in ("fi", "en"):
+        fail(f"--lang {lang!r} is not a language of the documents; use fi or en")
+    return lang
+
+
+def _write_out(out: Path, data: bytes) -> None:
+    """Write a document atomically; a missing folder or an unwritable file is one clear line."""
+    if out.is_dir():
+        fail(f"{out} is a folder; give the file to write")
+    if not out.parent.is_dir():
+        fail(f"the folder {out.parent} does not exist")
+    tmp = out.with_name(out.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, out)
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+
+
+def _game_numbers(text: str) -> list[int] | None:
+    if not text.strip():
+        return None
+    try:
+        return [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        fail(f"--games {text!r} is not a list of game numbers; give them comma separated, e.g. 12,13,15")
+
+
+@app.command("pdf")
+def pdf(
+    path: FileArg,
+    out: Annotated[Path, typer.Argument(help="The PDF file to write.")],
+    what: Annotated[
+        str, typer.Option("--what", help="results (the bracket by round, placings at the end) or sheets.")
+    ] = "results",
+    lang: Annotated[str, typer.Option("--lang", help="Language of the document: fi or en.")] = "fi",
+    games: Annotated[str, typer.Option("--games", help="sheets: these game numbers (default: all to play).")] = "",
+    blanks: Annotated[int, typer.Option("--blanks", min=0, max=200, help="sheets: empty sheets to add.")] = 0,
+) -> None:
+    """Printable A4 PDF: the results by round, or the game scoresheets (pelipöytäkirjat, 10 per page)."""
+    from kaisa.competition.paper import results_pdf, scoresheets_pdf
+
+    lang = _doc_lang(lang)
+    if what not in ("results", "sheets"):
+        fail(f"--what {what!r} is not a document; use results or sheets")
+    k = _load(path)
+    numbers = _game_numbers(games)
+    if what == "sheets":
+        _write_out(out, _guard(lambda: scoresheets_pdf(k, lang, numbers, blanks)))
+    else:
+        _write_out(out, results_pdf(k, lang))
+    console.print(f"wrote {out}")
+
+
+@app.command("csv")
+def csv_(
+    path: FileArg,
+    out: Annotated[Path, typer.Argument(help="The CSV file to write.")],
+    what: Annotated[str, typer.Option("--what", help="results (one row per game) or placings.")] = "results",
+    lang: Annotated[str, typer.Option("--lang", help="Language of the column names and states: fi or en.")] = "fi",
+) -> None:
+    """The results (or placings) as CSV, UTF-8, cells safe from spreadsheet formulas."""
+    from kaisa.competition.paper import placings_csv, results_csv
+
+    lang = _doc_lang(lang)
+    if what not in ("results", "placings"):
+        fail(f"--what {what!r} is not a table; use results or placings")
+    k = _load(path)
+    if what == "placings" and not k.finished:
+        fail("the competition has not ended yet; placings are given when one player is left")
+    _write_out(out, results_csv(k, lang) if what == "results" else placings_csv(k, lang))
+    console.print(f"wrote {out}")
 
 
 def bench_kaavio(

@@ -450,24 +450,35 @@ def search(players: Iterable[int], games: Sequence[SGame], ko: int, max_unfinish
     open_ = [g for g in games if not g.played]
     if len(open_) > max_unfinished:
         return []
-    results: list[list[SGame]] = []
-    for mask in range(1 << len(open_)):
+    first: list[SGame] = []
+    alive: set[frozenset[int]] = set()
+    for mask in _scenario_order(len(open_)):
         scen = list(done)
         for i, g in enumerate(open_):
             assert g.p2 is not None
             loser = g.p2 if mask >> i & 1 else g.p1
             scen.append(SGame(g.p1, g.p2, g.r1, g.r2, g.round, True, frozenset((loser,))))
-        results.append(_Scenario(players, scen, ko, bool(open_)).run())
-        if not results[-1]:
+        found = _Scenario(players, scen, ko, bool(open_)).run()
+        keys = {frozenset((g.p1, g.p2)) for g in found if g.p2 is not None}
+        if mask == 0:
+            first, alive = found, keys
+        else:
+            alive &= keys
+        if not alive:
+            # a pair must come out in every scenario: once none is left, nothing will be added
             return _final_if_stalled(players, games, ko)
-    first = results[0]
-    keys = [{frozenset((g.p1, g.p2)) for g in res} for res in results[1:]]
     out = [
-        Pair(g.p1, g.p2, g.r1, g.r2, g.round)
-        for g in first
-        if g.p2 is not None and all(frozenset((g.p1, g.p2)) in k for k in keys)
+        Pair(g.p1, g.p2, g.r1, g.r2, g.round) for g in first if g.p2 is not None and frozenset((g.p1, g.p2)) in alive
     ]
     return out or _final_if_stalled(players, games, ko)
+
+
+def _scenario_order(k: int) -> list[int]:
+    """All 2^k outcomes of k unfinished games: the first (every player 1 wins), then its opposite, then the
+    rest. Only pairs found in every scenario are added, and scenarios far apart disagree soonest, so the
+    search usually stops after a few scenarios when nothing can be added."""
+    n = 1 << k
+    return [0, *([n - 1] if n > 1 else []), *range(1, n - 1)]
 
 
 def _final_if_stalled(players: list[int], games: Sequence[SGame], ko: int) -> list[Pair]:
