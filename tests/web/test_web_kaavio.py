@@ -507,3 +507,28 @@ def test_three_tables_reporting_at_once_through_the_api_lose_nothing(server: str
         assert view["version"] == version + 3
         assert [(g["points1"], g["points2"]) for g in view["games"][:3]] == [("60", "11"), ("60", "12"), ("60", "13")]
         assert sum(p["losses"] for p in view["players"]) == 3
+
+
+def test_a_club_matchs_end_reads_as_the_kaavio_reads_a_scoresheet() -> None:
+    """KAAVIO 7: a winner below the target (a shoot-out won under 60, 6) is marked v; at the target the points
+    decide; the players in the match's order whatever cue ball each took."""
+    from kaisa.game import MatchState, Result
+    from kaisa.model import BallId
+    from kaisa.web.competition import match_result
+
+    w1, w2 = BallId.W1, BallId.W2
+
+    def ended(winner: BallId, recorded: dict[BallId, int]) -> MatchState:
+        return MatchState(
+            owners=(w2, w1),
+            innings={w1: 14, w2: 13},
+            longest_run={w1: 22, w2: 17},
+            result=Result(winner, recorded, recorded, "test"),
+        )
+
+    shootout = match_result(ended(w2, {w1: 51, w2: 48}), 60)
+    assert shootout == {"points1": "48v", "points2": "51", "innings": 14, "longest1": 17, "longest2": 22}
+    at_60 = match_result(ended(w1, {w1: 60, w2: 33}), 60)
+    assert (at_60["points1"], at_60["points2"]) == ("33", "60")
+    lower_target = match_result(ended(w1, {w1: 60, w2: 45}), 40)  # both past a target of 40: the winner marked
+    assert (lower_target["points1"], lower_target["points2"]) == ("40", "40v")
