@@ -23,6 +23,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+from kaisa.errors import ErrorText, KaisaError
+
 Point = tuple[float, float]
 """A point on the bed, ``(x, y)`` in metres."""
 
@@ -183,6 +185,31 @@ class Pocket:
         return -(p[0] - cx) * self.axis[1] + (p[1] - cy) * self.axis[0]
 
 
+class TableSpecError(KaisaError):
+    """A table the physics cannot play: a number out of its range (says which and what is allowed)."""
+
+    code = "invalid-table"
+    kind = ErrorText("Pöydän mitat eivät ole mahdolliset.", "The table's measures are not possible.")
+
+
+TABLE_RANGES: Mapping[str, tuple[float, float]] = {
+    "ball_mass": (0.1, 0.4),
+    "width": (0.5, 3.0),
+    "length": (1.0, 5.0),
+    "corner_mouth": (0.05, 0.15),
+    "middle_mouth": (0.05, 0.15),
+    "cushion_height_ratio": (0.55, 0.75),
+    "jaw_radius": (0.0, 0.03),
+    "facing_angle": (-10.0, 30.0),
+    "capture_depth_ratio": (0.1, 2.0),
+    "head_end_spot_fraction": (0.05, 0.45),
+    "foot_end_spot_fraction": (0.55, 0.95),
+}
+"""Each numeric option of :class:`TableSpec` and the range it may take, around the official table: outside them
+the physics stalls (a cushion far above the balls' centres) or fails (a mass of zero or less). Stated here once:
+the record's Table tag and every other way of making a table check against it."""
+
+
 @dataclass(frozen=True)
 class TableSpec:
     """The official 10-ft Kaisa table (REFERENCE.md section 1), with its named options.
@@ -217,22 +244,44 @@ class TableSpec:
     """Where the foot-end spot lies along the table, as a fraction of L (option)."""
 
     def __post_init__(self) -> None:
+        """Refuse a table the physics cannot play: each number in its range of :data:`TABLE_RANGES` (outside them
+        pooltool stalls, e.g. a cushion a hundred ball diameters high ran a replay for minutes, or fails an
+        assertion, e.g. a negative mass), and pocket mouths wider than the ball."""
+        if not isinstance(self.ball_size, BallSize):
+            raise TableSpecError(f"ball_size is one of {', '.join(b.value for b in BallSize)}, not {self.ball_size!r}")
         problems = []
-        if not (0.5 <= self.width <= 3.0 and 1.0 <= self.length <= 5.0):
-            problems.append(f"playing area {self.width} x {self.length} m is not a billiards table")
-        if self.corner_mouth <= self.ball_diameter or self.middle_mouth <= self.ball_diameter:
+        for name, (low, high) in TABLE_RANGES.items():
+            value = getattr(self, name)
+            official = type(self).__dataclass_fields__[name].default
+            if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+                problems.append(f"{name} is a number from {low:g} to {high:g} (official {official:g}), not {value!r}")
+        if not problems and (self.corner_mouth <= self.ball_diameter or self.middle_mouth <= self.ball_diameter):
             problems.append(
                 f"pocket mouths ({self.corner_mouth}, {self.middle_mouth} m) must be wider than the ball "
                 f"({self.ball_diameter} m)"
             )
-        if not 0 <= self.jaw_radius <= 0.03:
-            problems.append(f"jaw radius {self.jaw_radius} m must be within [0, 0.03]")
-        if not -10 <= self.facing_angle <= 30:
-            problems.append(f"facing angle {self.facing_angle} deg must be within [-10, 30]")
-        if not 0 < self.capture_depth_ratio <= 2:
-            problems.append(f"capture depth ratio {self.capture_depth_ratio} must be within (0, 2]")
         if problems:
-            raise ValueError("invalid table spec: " + "; ".join(problems))
+            raise TableSpecError("invalid table: " + "; ".join(problems))
+
+    def to_json(self) -> dict[str, Any]:
+        """The table's options (not its derived geometry: :func:`table_to_json` draws that)."""
+        return {"ball_size": self.ball_size.value, **{name: getattr(self, name) for name in TABLE_RANGES}}
+
+    @classmethod
+    def from_json(cls, data: object) -> TableSpec:
+        """A table from its options (any subset; the rest official), each checked against its range."""
+        if not isinstance(data, dict):
+            raise TableSpecError('a table is a JSON object of its options, e.g. {"ball_mass": 0.21}')
+        unknown = sorted(str(k) for k in data if k != "ball_size" and k not in TABLE_RANGES)
+        if unknown:
+            raise TableSpecError(
+                f"{', '.join(unknown)}: not a table option; the options are ball_size, {', '.join(TABLE_RANGES)}"
+            )
+        values: dict[str, Any] = {k: v for k, v in data.items() if k != "ball_size"}
+        size = data.get("ball_size", BallSize.MM68.value)
+        if size not in {b.value for b in BallSize}:
+            raise TableSpecError(f"ball_size is one of {', '.join(b.value for b in BallSize)}, not {size!r}")
+        return cls(BallSize(size), **values)
 
     # --- balls -------------------------------------------------------------------------------------
 

@@ -165,7 +165,7 @@ def test_push_off_cushions_keeps_a_micrometre_gap():
 def test_invalid_table_spec_is_refused_with_reasons():
     with pytest.raises(ValueError, match="must be wider than the ball"):
         TableSpec(corner_mouth=0.060)
-    with pytest.raises(ValueError, match="jaw radius"):
+    with pytest.raises(ValueError, match="jaw_radius"):
         TableSpec(jaw_radius=-1)
 
 

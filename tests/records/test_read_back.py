@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -139,10 +138,8 @@ def test_the_hung_table_tag_is_refused_at_once(played: Match) -> None:
     text = write_match(played)
     for table in ('{"cushion_height_ratio":100}', '{"ball_mass":-1}', '{"ball_mass":true}', '{"width":1e999}'):
         bad = text.replace("[Clock ", f"[Table {json.dumps(table)}]\n[Clock ", 1)
-        start = time.monotonic()
         with pytest.raises(NotationError, match="Table"):
-            replay_record(bad)
-        assert time.monotonic() - start < 60  # refused by the parser (a bound, not a timing claim)
+            parse_record(bad)  # refused by the parser, before anything is simulated
 
 
 def test_deep_json_and_huge_numbers_in_tags_are_notation_errors(played: Match) -> None:

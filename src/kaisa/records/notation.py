@@ -113,9 +113,9 @@ from kaisa.game import (
     Shot,
     TakeBreak,
 )
-from kaisa.model import BallId, Stroke, finite_number, shown_value
+from kaisa.model import BallId, Stroke
 from kaisa.referee import MarkerEntry, RuleOptions, Ruling
-from kaisa.table import OFFICIAL, BallSize, Point, TableSpec
+from kaisa.table import OFFICIAL, TABLE_RANGES, BallSize, Point, TableSpec
 
 TAGS: tuple[str, ...] = (
     "Event",
@@ -495,21 +495,8 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-TABLE_TAG_RANGES: Mapping[str, tuple[float, float]] = {
-    "ball_mass": (0.1, 0.4),
-    "width": (0.5, 3.0),
-    "length": (1.0, 5.0),
-    "corner_mouth": (0.05, 0.15),
-    "middle_mouth": (0.05, 0.15),
-    "cushion_height_ratio": (0.55, 0.75),
-    "jaw_radius": (0.0, 0.03),
-    "facing_angle": (-10.0, 30.0),
-    "capture_depth_ratio": (0.1, 2.0),
-    "head_end_spot_fraction": (0.05, 0.45),
-    "foot_end_spot_fraction": (0.55, 0.95),
-}
-"""The ranges a record's Table tag may set, around the official table: outside them the physics stalls (a
-cushion far above the balls made a replay run for minutes) or refuses (a negative mass)."""
+TABLE_TAG_RANGES = TABLE_RANGES
+"""The ranges a record's Table tag may set: the table's own (:data:`kaisa.table.TABLE_RANGES`)."""
 MAX_TAG_LENGTH = 4000
 """A Table or Options tag is a small JSON object; longer is not a record."""
 
@@ -525,22 +512,9 @@ def _tag_json(text: str) -> Any:
 
 
 def _table_spec(data: object) -> TableSpec:
-    """The table a record's Table tag describes: known fields only, each a number in its range."""
-    if not isinstance(data, dict):
-        raise TypeError("the Table tag is a JSON object of table spec fields")
-    values: dict[str, Any] = {}
-    for name, value in data.items():
-        if name == "ball_size":
-            values[name] = BallSize(value)
-            continue
-        if name not in TABLE_TAG_RANGES:
-            raise ValueError(f"{name!r} is not a table field the Table tag can set")
-        low, high = TABLE_TAG_RANGES[name]
-        number = finite_number(value)
-        if number is None or not low <= number <= high:
-            raise ValueError(f"{name} is a number from {low:g} to {high:g}, not {shown_value(value)}")
-        values[name] = number
-    return TableSpec(**values)
+    """The table a record's Table tag describes: known options only, each a number in its range (the table
+    checks them itself)."""
+    return TableSpec.from_json(data)
 
 
 def _parse_tags(tags: Mapping[str, str], tag_lines: Mapping[str, int]) -> MatchConfig:
