@@ -174,7 +174,7 @@ def test_a_new_match_sent_three_times_at_once_is_created_once_with_one_token(ser
         assert other.status_code == 422, other.text
         assert other.json()["code"] == "creation-key-reused"
         assert "players" in other.json()["en"]
-        assert "eri tiedoilla" in other.json()["fi"]
+        assert "eri pelaajat" in other.json()["fi"]
         short = client.post("/api/club/matches", json=NEW, headers={"Idempotency-Key": "abc"})
         assert short.status_code == 422
         assert short.json()["code"] == "creation-key-short"

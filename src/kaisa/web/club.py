@@ -664,35 +664,41 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
     return router
 
 
+CREATION_FIELDS = {
+    "players": ("pelaajat", "players"),
+    "clock": ("kello", "clock"),
+    "options": ("sääntövalinnat", "rule options"),
+    "event": ("seurailta", "club night"),
+    "table": ("pöytä", "table"),
+    "lag_winner": ("teikkauksen voittaja", "lag winner"),
+    "winner_takes": ("voittajan lyöntipallo", "the winner's cue ball"),
+}
+"""The fields of a new match that a repeated creation is compared on, as a refusal names them (fi, en)."""
+
+
 def _same_creation(session: MatchSession, body: NewClubMatch, label: str | None) -> None:
     """Refuse a repeated creation whose body is not the one the match was created with (the parts a stopped
     server may not have stored yet, the table and the lag, are compared only once they are stored)."""
     config, info, state = session.match.config, session.info, session.state
-    differs = [
-        name
-        for name, same in (
-            ("players", list(config.players) == list(body.players)),
-            ("clock", config.clock.mode == body.clock),
-            ("options", config.options == RuleOptions.from_json(body.options)),
-            ("event", info.event == body.event),
-            ("table", info.table_label is None or info.table_label == label),
-            ("lag_winner", state.lag_winner is None or state.lag_winner == body.lag_winner),
-            (
-                "winner_takes",
-                state.owners is None
-                or state.lag_winner is None
-                or state.owners[state.lag_winner].value == body.winner_takes,
-            ),
-        )
-        if not same
-    ]
+    same = {
+        "players": list(config.players) == list(body.players),
+        "clock": config.clock.mode == body.clock,
+        "options": config.options == RuleOptions.from_json(body.options),
+        "event": info.event == body.event,
+        "table": info.table_label is None or info.table_label == label,
+        "lag_winner": state.lag_winner is None or state.lag_winner == body.lag_winner,
+        "winner_takes": state.owners is None
+        or state.lag_winner is None
+        or state.owners[state.lag_winner].value == body.winner_takes,
+    }
+    differs = [CREATION_FIELDS[name] for name, equal in same.items() if not equal]
     if differs:
         raise ClubRequestError(
             "creation-key-reused",
-            f"Tällä tunnisteella (Idempotency-Key) on jo luotu ottelu {info.id} eri tiedoilla ({', '.join(differs)}): "
-            "uusi ottelu tarvitsee uuden tunnisteen.",
-            f"this Idempotency-Key already created match {info.id} with other values ({', '.join(differs)}): a new "
-            "match needs a new key",
+            f"Tällä tunnisteella (Idempotency-Key) on jo luotu ottelu {info.id}, jossa on eri "
+            f"{', '.join(fi for fi, _ in differs)}: uusi ottelu tarvitsee uuden tunnisteen.",
+            f"this Idempotency-Key already created match {info.id}, with other {', '.join(en for _, en in differs)}: "
+            "a new match needs a new key",
         )
 
 
