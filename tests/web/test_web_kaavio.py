@@ -532,3 +532,24 @@ def test_a_club_matchs_end_reads_as_the_kaavio_reads_a_scoresheet() -> None:
     assert (at_60["points1"], at_60["points2"]) == ("33", "60")
     lower_target = match_result(ended(w1, {w1: 60, w2: 45}), 40)  # both past a target of 40: the winner marked
     assert (lower_target["points1"], lower_target["points2"]) == ("40", "40v")
+
+
+def test_the_scoresheets_results_and_placings_are_served_as_pdf_and_csv(client: TestClient) -> None:
+    """The paper module's files (kaisa.competition.paper) from the stored competition, in Finnish and English."""
+    night = Night(client)
+    night.register(NAMES[:4])
+    night.ok("/draw", {"seed": 1})
+    sheets = client.get(f"{API}/{night.id}/scoresheets.pdf", params={"blanks": 2})
+    assert sheets.status_code == 200
+    assert sheets.headers["content-type"] == "application/pdf"
+    assert sheets.content.startswith(b"%PDF")
+    view = finish(night, 1)
+    results = client.get(f"{API}/{night.id}/results.csv", params={"lang": "en"})
+    assert results.headers["content-type"].startswith("text/csv")
+    text = results.content.decode("utf-8-sig")
+    assert len(text.strip().splitlines()) == 1 + len(view["games"])
+    placings = client.get(f"{API}/{night.id}/placings.csv").content.decode("utf-8-sig")
+    assert view["placings"]["points"][0]["name"] in placings.splitlines()[1]
+    assert client.get(f"{API}/{night.id}/results.pdf", params={"lang": "en"}).content.startswith(b"%PDF")
+    assert client.get(f"{API}/{night.id}/results.pdf", params={"lang": "sv"}).status_code == 422
+    assert client.get(f"{API}/{night.id}/scoresheets.pdf", params={"blanks": 101}).status_code == 422

@@ -292,6 +292,17 @@ def test_a_nine_player_night_on_three_tables_from_registration_to_placings(live:
     points_rows = bracket.get_by_test_id("b-final").get_by_test_id("placings").locator("tbody tr")
     expect(points_rows.first).to_contain_text(view["placings"]["points"][0]["name"])
     expect(points_rows.nth(1)).to_contain_text(view["placings"]["points"][1]["name"])
+    # on paper and in files: the director's links and the bracket's PDF
+    laptop.get_by_test_id("d-paper").locator("summary").click()
+    for testid, kind in (("d-sheets", b"%PDF"), ("d-results-pdf", b"%PDF"), ("d-placings-csv", "\ufeff".encode())):
+        link = laptop.get_by_test_id(testid)
+        expect(link).to_be_visible()
+        href = link.get_attribute("href")
+        assert href is not None
+        assert httpx.get(live.url + href, timeout=60).content.startswith(kind), testid
+    assert (
+        bracket.get_by_test_id("b-pdf").get_attribute("href") == f"/api/kaavio/competitions/{cid}/results.pdf?lang=fi"
+    )
     # English too
     bracket.get_by_test_id("lang-en").click()
     expect(bracket.get_by_test_id("b-final").get_by_test_id("winner")).to_have_text(f"Winner: {winner}")

@@ -25,7 +25,17 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
-from kaisa.competition import CompetitionError, Game, GameState, Kaavio, KaavioType, PlacingMode, Seeding, Settings
+from kaisa.competition import (
+    CompetitionError,
+    Game,
+    GameState,
+    Kaavio,
+    KaavioType,
+    PlacingMode,
+    Seeding,
+    Settings,
+    paper,
+)
 from kaisa.competition import placings as placing_mod
 from kaisa.competition.kaisakaavio import to_xml
 from kaisa.competition.store import CompetitionStore, StoredCompetition
@@ -688,6 +698,36 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
             media_type="application/xml",
             headers={"Content-Disposition": f'attachment; filename="kaavio-{cid}.xml"'},
         )
+
+    def attachment(data: bytes, media: str, name: str) -> Response:
+        return Response(data, media_type=media, headers={"Content-Disposition": f'inline; filename="{name}"'})
+
+    @router.get("/competitions/{cid}/scoresheets.pdf", responses=errors, response_class=Response)
+    def scoresheets_pdf(
+        cid: int, lang: schemas.Language = "fi", blanks: Annotated[int, Query(ge=0, le=100)] = 0
+    ) -> Response:
+        """Pelipöytäkirjat (KAAVIO 9): a sheet for every game to play whose players are known, A4 landscape, 10 a
+        page, and ``blanks`` empty sheets."""
+        k = service.sync(cid).kaavio
+        return attachment(paper.scoresheets_pdf(k, lang, blanks=blanks), "application/pdf", f"poytakirjat-{cid}.pdf")
+
+    @router.get("/competitions/{cid}/results.pdf", responses=errors, response_class=Response)
+    def results_pdf(cid: int, lang: schemas.Language = "fi") -> Response:
+        """The bracket on paper: results by round, who is out and who waits, the placings at the end (A4)."""
+        k = service.sync(cid).kaavio
+        return attachment(paper.results_pdf(k, lang), "application/pdf", f"kaavio-{cid}.pdf")
+
+    @router.get("/competitions/{cid}/results.csv", responses=errors, response_class=Response)
+    def results_csv(cid: int, lang: schemas.Language = "fi") -> Response:
+        """Every game as a row of CSV (UTF-8 with a byte order mark, for spreadsheets)."""
+        k = service.sync(cid).kaavio
+        return attachment(paper.results_csv(k, lang), "text/csv; charset=utf-8", f"tulokset-{cid}.csv")
+
+    @router.get("/competitions/{cid}/placings.csv", responses=errors, response_class=Response)
+    def placings_csv(cid: int, lang: schemas.Language = "fi") -> Response:
+        """The placings as CSV once the competition has ended."""
+        k = service.sync(cid).kaavio
+        return attachment(paper.placings_csv(k, lang), "text/csv; charset=utf-8", f"sijoitukset-{cid}.csv")
 
     @router.get("/competitions/{cid}/stream", responses=errors, response_class=StreamingResponse)
     async def stream(cid: int, request: Request) -> StreamingResponse:

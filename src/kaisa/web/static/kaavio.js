@@ -386,6 +386,13 @@ function renderDirector() {
   $("d-tv").href = `/kaavio#/tv/${v.id}`;
   $("d-xml").href = `${API}/${v.id}/kaisakaavio.xml`;
   $("d-link").value = `${location.origin}/kaavio#/director/${v.id}/${token()}`;
+  const base = `${API}/${v.id}`;
+  $("d-sheets").href = `${base}/scoresheets.pdf?lang=${lang()}`;
+  $("d-blank").href = `${base}/scoresheets.pdf?lang=${lang()}&blanks=10`;
+  $("d-results-pdf").href = `${base}/results.pdf?lang=${lang()}`;
+  $("d-results-csv").href = `${base}/results.csv?lang=${lang()}`;
+  $("d-placings-csv").href = `${base}/placings.csv?lang=${lang()}`;
+  $("d-placings-csv").hidden = !v.finished;
   // registration, and late entries until a round-2 game starts
   $("d-register").hidden = !v.late_entries;
   $("draw").hidden = v.drawn;
@@ -608,6 +615,8 @@ function renderBracket() {
   const v = view;
   $("b-title").textContent = v.settings.name;
   $("b-sub").textContent = subtitle();
+  $("b-pdf").href = `${API}/${v.id}/results.pdf?lang=${lang()}`;
+  $("b-pdf").closest("p").hidden = route.screen === "tv";
   const running = v.games.filter((g) => g.state === "running");
   const ready = v.games.filter((g) => g.state === "ready");
   $("b-running").replaceChildren(
