@@ -949,12 +949,12 @@ def test_a_hint_is_drawn_taken_or_dismissed_and_changes_nothing(
         page.context.add_init_script(f"localStorage.setItem('kaisa.lang', '{lang}')")
         goto(page, live.url + f"#/match/{match_id}")
         before = live.api("GET", f"/api/matches/{match_id}")
-        page.get_by_test_id("hint-level").select_option("beginner")
+        page.get_by_test_id("hint-level").select_option("club")
         page.get_by_test_id("hint").click()
         assert page.get_by_test_id("hint-box").get_attribute("data-state") in ("thinking", "shown")
         expect(page.get_by_test_id("hint-take")).to_be_visible(timeout=WAIT)
         # the same turn, the same seed: the page shows what the API advises
-        hint = live.api("POST", f"/api/matches/{match_id}/hint", {"level": "beginner", "limit": 3})[0]
+        hint = live.api("POST", f"/api/matches/{match_id}/hint", {"level": "club", "limit": 3})[0]
         expect(page.get_by_test_id("hint-call")).to_have_text(hint["call"])
         expect(page.get_by_test_id("hint-words")).to_have_text(hint["words"][lang])
         expect(page.get_by_test_id("hint-odds")).to_contain_text("%")
