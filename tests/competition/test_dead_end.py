@@ -55,7 +55,9 @@ def test_4_3_the_stalled_state_is_a_dead_end_under_kaisakaavios_rule_c() -> None
     s = search_mod._Scenario(k.numbers(), k.search_games(), k.ko, has_unfinished=False)
     searchers = [26, 29, 30, 31]
     cands = sorted((x for x in still_in if x != 26), key=lambda x: (len(k.games_of(x)), x))
-    assert not any(s.check(4, [], searchers, cands, 26, c) for c in cands)  # KaisaKaavio: no game at all
+    assert not any(
+        s.check(4, search_mod._NO_EXTRA, searchers, cands, 26, c) for c in cands
+    )  # KaisaKaavio: no game at all
 
 
 def test_4_3_dead_end_the_search_pairs_the_tail_across_rounds_without_a_rematch() -> None:

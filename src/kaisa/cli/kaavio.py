@@ -197,7 +197,7 @@ _RANKING_WORDS = {
 @app.command("placings")
 def placings_cmd(
     path: FileArg,
-    lang: Annotated[str, typer.Option("--lang", help="Language of the table: fi or en.")] = "fi",
+    lang: Annotated[str, typer.Option("--lang", help="Language of the table: fi or en.")] = "en",
 ) -> None:
     """Placings and ranking points once the competition has ended."""
     from kaisa.competition.placings import placings, ranking_points
@@ -219,7 +219,7 @@ def placings_cmd(
 @app.command("ranking")
 def ranking_cmd(
     paths: Annotated[list[Path], typer.Argument(help="The competitions' JSON files (a series: month, year, ...).")],
-    lang: Annotated[str, typer.Option("--lang", help="Language of the table: fi or en.")] = "fi",
+    lang: Annotated[str, typer.Option("--lang", help="Language of the table: fi or en.")] = "en",
 ) -> None:
     """A ranking series over several ended competitions: the Kaisa default points summed per player."""
     from kaisa.competition.placings import ranking_series
@@ -299,7 +299,7 @@ def pdf(
     what: Annotated[
         str, typer.Option("--what", help="results (the bracket by round, placings at the end) or sheets.")
     ] = "results",
-    lang: Annotated[str, typer.Option("--lang", help="Language of the document: fi or en.")] = "fi",
+    lang: Annotated[str, typer.Option("--lang", help="Language of the document: fi or en.")] = "en",
     games: Annotated[str, typer.Option("--games", help="sheets: these game numbers (default: all to play).")] = "",
     blanks: Annotated[int, typer.Option("--blanks", min=0, max=200, help="sheets: empty sheets to add.")] = 0,
 ) -> None:
@@ -323,7 +323,7 @@ def csv_(
     path: FileArg,
     out: Annotated[Path, typer.Argument(help="The CSV file to write.")],
     what: Annotated[str, typer.Option("--what", help="results (one row per game) or placings.")] = "results",
-    lang: Annotated[str, typer.Option("--lang", help="Language of the column names and states: fi or en.")] = "fi",
+    lang: Annotated[str, typer.Option("--lang", help="Language of the column names and states: fi or en.")] = "en",
 ) -> None:
     """The results (or placings) as CSV, UTF-8, cells safe from spreadsheet formulas."""
     from kaisa.competition.paper import placings_csv, results_csv

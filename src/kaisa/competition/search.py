@@ -68,6 +68,32 @@ class Pair:
     comment: str = ""
 
 
+class _Extra:
+    """The pairs the look-ahead has fixed above the current position (4.3 d), with what it asks of them kept
+    at hand: each player's count of them up to a round, and the first meeting of each pair."""
+
+    __slots__ = ("_counts", "first", "games")
+
+    def __init__(self, games: tuple[SGame, ...] = (), first: dict[frozenset[int], SGame] | None = None) -> None:
+        self.games = games
+        self.first = first or {}
+        self._counts: dict[int, dict[int, int]] = {}
+
+    def plus(self, g: SGame) -> _Extra:
+        first = dict(self.first)
+        first.setdefault(frozenset((g.p1, g.p2)), g)
+        return _Extra((*self.games, g), first)
+
+    def counts(self, cap: int) -> dict[int, int]:
+        c = self._counts.get(cap)
+        if c is None:
+            c = self._counts[cap] = Counter(p for g in self.games if g.round <= cap for p in (g.p1, g.p2))
+        return c
+
+
+_NO_EXTRA = _Extra()
+
+
 class _Scenario:
     """One scenario's state: every game decided, plus the games this search adds (unplayed)."""
 
@@ -87,10 +113,39 @@ class _Scenario:
         self.budget = LOOK_AHEAD_BUDGET
         self.relaxed = False
         self.first: dict[frozenset[int], SGame] = {}
+        self._capped: dict[tuple[int, int], int] = {}
+        self._inn: list[int] | None = None
         for g in self.games:
             self._account(g)
 
+    def with_games(self, games: Sequence[SGame], has_unfinished: bool) -> _Scenario:
+        """This state plus ``games``, accounted as if all had been given at once (the scenarios of the
+        unfinished games share the accounting of the played ones)."""
+        s = _Scenario.__new__(_Scenario)
+        s.players = self.players
+        s.games = [*self.games, *games]
+        s.ko = self.ko
+        s.has_unfinished = has_unfinished
+        s.count = Counter(self.count)
+        s.losses = Counter(self.losses)
+        s.ko_out = set(self.ko_out)
+        s.pending = Counter(self.pending)
+        s.pending_ko = Counter(self.pending_ko)
+        s.met = Counter(self.met)
+        s.rounds = {p: list(r) for p, r in self.rounds.items()}
+        s.added = []
+        s.budget = LOOK_AHEAD_BUDGET
+        s.relaxed = False
+        s.first = dict(self.first)
+        s._capped = {}
+        s._inn = None
+        for g in games:
+            s._account(g)
+        return s
+
     def _account(self, g: SGame) -> None:
+        self._capped.clear()
+        self._inn = None
         for p in (g.p1, g.p2):
             if p is None:
                 continue
@@ -116,8 +171,19 @@ class _Scenario:
     def surely_in(self, p: int) -> bool:
         return self.pending_ko[p] == 0 and self.pending[p] + self.losses[p] <= 1
 
-    def capped(self, p: int, cap: int, extra: Sequence[SGame]) -> int:
-        return sum(1 for r in self.rounds[p] if r <= cap) + sum(1 for g in extra if g.has(p) and g.round <= cap)
+    def capped(self, p: int, cap: int, extra: _Extra) -> int:
+        """p's games up to round ``cap``, with the look-ahead's ``extra`` ones (the look-ahead's hot path: the
+        count of the state's own games is cached until a game is added; ``extra`` counts its own)."""
+        base = self._capped.get((p, cap))
+        if base is None:
+            base = self._capped[(p, cap)] = sum(1 for r in self.rounds[p] if r <= cap)
+        return base + extra.counts(cap).get(p, 0)
+
+    def inn(self) -> list[int]:
+        """The players still in, in number order (cached until a game is added)."""
+        if self._inn is None:
+            self._inn = [p for p in self.players if self.still_in(p)]
+        return self._inn
 
     def capped_losses(self, p: int, cap: int) -> int:
         n = 0
@@ -128,16 +194,12 @@ class _Scenario:
                     return 2
         return n
 
-    def first_meeting(self, a: int, b: int, extra: Sequence[SGame]) -> SGame | None:
-        g = self.first.get(frozenset((a, b)))
-        if g is not None:
-            return g
-        for g in extra:
-            if g.has(a) and g.has(b):
-                return g
-        return None
+    def first_meeting(self, a: int, b: int, extra: _Extra) -> SGame | None:
+        key = frozenset((a, b))
+        g = self.first.get(key)
+        return g if g is not None else extra.first.get(key)
 
-    def meeting_ok(self, cap: int, a: int, b: int, extra: Sequence[SGame]) -> bool:
+    def meeting_ok(self, cap: int, a: int, b: int, extra: _Extra) -> bool:
         """TarkistaKeskenaisetPelit: not met, or met in an unfinished game one of them surely goes out of."""
         g = self.first_meeting(a, b, extra)
         if g is None:
@@ -220,7 +282,7 @@ class _Scenario:
             v: int | None = cands[0]
         else:
             self.budget = LOOK_AHEAD_BUDGET
-            v = next((c for c in cands if self.check(r, [], searchers, cands, h, c)), None)
+            v = next((c for c in cands if self.check(r, _NO_EXTRA, searchers, cands, h, c)), None)
             if v is None:
                 v = self.dead_end(r, searchers, cands, h)
         if v is None or not self.surely_in(v):
@@ -242,20 +304,20 @@ class _Scenario:
         self.budget = LOOK_AHEAD_BUDGET
         self.relaxed = True
         try:
-            v = next((c for c in cands if self.check(r, [], searchers, cands, h, c)), None)
+            v = next((c for c in cands if self.check(r, _NO_EXTRA, searchers, cands, h, c)), None)
         finally:
             self.relaxed = False
         if v is not None:
             return v
-        near = [c for c in cands if abs(self.capped(h, r, []) - self.capped(c, r, [])) <= 1]
-        fresh = [c for c in near if self.meeting_ok(r, h, c, [])]
+        near = [c for c in cands if abs(self.capped(h, r, _NO_EXTRA) - self.capped(c, r, _NO_EXTRA)) <= 1]
+        fresh = [c for c in near if self.meeting_ok(r, h, c, _NO_EXTRA)]
         if fresh:
             return fresh[0]
         if near:
             return min(near, key=lambda c: self.met[frozenset((h, c))])
         return None
 
-    def check(self, r: int, extra: list[SGame], searchers: list[int], cands: list[int], h: int, v: int) -> bool:
+    def check(self, r: int, extra: _Extra, searchers: list[int], cands: list[int], h: int, v: int) -> bool:
         """TarkistaHaku: a) no rematch, b) counts at most 1 apart, c) the last two searchers not met, d) the
         rest of the round can still be paired."""
         if not self.meeting_ok(r, h, v, extra):
@@ -267,7 +329,7 @@ class _Scenario:
         if len(searchers) == 2 and not self.relaxed and not self.meeting_ok(r, searchers[0], searchers[-1], extra):
             return False
         k = max(ch, cv)
-        extra2 = [*extra, SGame(h, v, ch, cv, k, played=False)]
+        extra2 = extra.plus(SGame(h, v, ch, cv, k, played=False))
         rest_s = [p for p in searchers if p not in (h, v)]
         rest_c = [p for p in cands if p not in (h, v)]
         if not rest_s:
@@ -282,7 +344,7 @@ class _Scenario:
         for c in rest_c:
             if self.check(r, extra2, rest_s, rest_c, nxt, c):
                 return True
-        return all(self.capped(p, r, extra2) > k for p in self.players if self.still_in(p))
+        return all(self.capped(p, r, extra2) > k for p in self.inn())
 
     # -- careful mode (4.4) ----------------------------------------------------------------------------------
 
@@ -442,9 +504,17 @@ def _score_state(
     return min(CAP, total + min(CAP, res[0] + total))
 
 
-def search(players: Iterable[int], games: Sequence[SGame], ko: int, max_unfinished: int = MAX_UNFINISHED) -> list[Pair]:
+def search(
+    players: Iterable[int],
+    games: Sequence[SGame],
+    ko: int,
+    max_unfinished: int = MAX_UNFINISHED,
+    stop_early: bool = True,
+) -> list[Pair]:
     """The pairs to add now: those found in every scenario of the unfinished games (4.1), in the order of the
-    first scenario. ``games`` holds all games, ``played`` False for the unfinished ones."""
+    first scenario. ``games`` holds all games, ``played`` False for the unfinished ones. ``stop_early=False``
+    searches every scenario even after no pair can be added any more (the same answer; for the benchmark's
+    worst case)."""
     players = sorted(set(players))
     done = [g for g in games if g.played]
     open_ = [g for g in games if not g.played]
@@ -452,19 +522,20 @@ def search(players: Iterable[int], games: Sequence[SGame], ko: int, max_unfinish
         return []
     first: list[SGame] = []
     alive: set[frozenset[int]] = set()
+    base = _Scenario(players, done, ko, bool(open_))
     for mask in _scenario_order(len(open_)):
-        scen = list(done)
+        scen = []
         for i, g in enumerate(open_):
             assert g.p2 is not None
             loser = g.p2 if mask >> i & 1 else g.p1
             scen.append(SGame(g.p1, g.p2, g.r1, g.r2, g.round, True, frozenset((loser,))))
-        found = _Scenario(players, scen, ko, bool(open_)).run()
+        found = base.with_games(scen, bool(open_)).run()
         keys = {frozenset((g.p1, g.p2)) for g in found if g.p2 is not None}
         if mask == 0:
             first, alive = found, keys
         else:
             alive &= keys
-        if not alive:
+        if not alive and stop_early:
             # a pair must come out in every scenario: once none is left, nothing will be added
             return _final_if_stalled(players, games, ko)
     out = [
