@@ -80,6 +80,8 @@ class _Extra:
         self._counts: dict[int, dict[int, int]] = {}
 
     def plus(self, g: SGame) -> _Extra:
+        """These pairs and ``g`` (a pair the look-ahead fixes: both players known)."""
+        assert g.p2 is not None
         first = dict(self.first)
         first.setdefault(frozenset((g.p1, g.p2)), g)
         return _Extra((*self.games, g), first)
@@ -87,7 +89,9 @@ class _Extra:
     def counts(self, cap: int) -> dict[int, int]:
         c = self._counts.get(cap)
         if c is None:
-            c = self._counts[cap] = Counter(p for g in self.games if g.round <= cap for p in (g.p1, g.p2))
+            c = self._counts[cap] = Counter(
+                p for g in self.games if g.round <= cap for p in (g.p1, g.p2) if p is not None
+            )
         return c
 
 
