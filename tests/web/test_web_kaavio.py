@@ -553,3 +553,14 @@ def test_the_scoresheets_results_and_placings_are_served_as_pdf_and_csv(client: 
     assert client.get(f"{API}/{night.id}/results.pdf", params={"lang": "en"}).content.startswith(b"%PDF")
     assert client.get(f"{API}/{night.id}/results.pdf", params={"lang": "sv"}).status_code == 422
     assert client.get(f"{API}/{night.id}/scoresheets.pdf", params={"blanks": 101}).status_code == 422
+
+
+def test_a_start_sent_again_after_a_lost_answer_opens_one_club_match(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:4])
+    night.ok("/draw", {"seed": 1})
+    first = night.ok("/games/1/start", {}, key="start-a")["answer"]
+    again = night.ok("/games/1/start", {}, key="start-b")["answer"]  # a new key: the page sent it again
+    assert again == first
+    assert len(client.get("/api/matches").json()) == 1
+    assert night.post("/games/1/start", {"table": "3"}).status_code == 409  # another table: not a repeat

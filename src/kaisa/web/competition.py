@@ -38,7 +38,7 @@ from kaisa.competition import (
 )
 from kaisa.competition import placings as placing_mod
 from kaisa.competition.kaisakaavio import to_xml
-from kaisa.competition.store import CompetitionStore, StoredCompetition
+from kaisa.competition.store import Change, CompetitionStore, StoredCompetition
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.game import IllegalActionError, MatchState
 from kaisa.model import BallId
@@ -260,7 +260,7 @@ class CompetitionService:
             tv_url=f"/kaavio#/tv/{cid}",
         )
 
-    def _change(self, cid: int, token: str | None, act: Any, key: str | None) -> Changed:
+    def _change(self, cid: int, token: str | None, act: Change, key: str | None) -> Changed:
         self.competitions.check_token(cid, token)
 
         def run(k: Kaavio, markers: dict[str, str]) -> dict[str, Any]:
@@ -295,9 +295,17 @@ class CompetitionService:
             seen = self.competitions.answered(cid, key)
             if seen is not None:
                 return Changed(competition=self._view(self.competitions.get(cid), director=True), answer=seen)
-        trial = self.competitions.get(cid).kaavio
+        stored = self.competitions.get(cid)
+        trial = stored.kaavio
         try:
             _expect(trial, number, body.expect)
+            running = trial.game(number)
+            if running.state == GameState.RUNNING and (not body.table or body.table == running.table):
+                # sent again (a retry after a lost answer): started once, answered with the same match
+                mid = int(running.match_id) if running.match_id.isdigit() else None
+                secret = stored.markers.get(running.match_id, "")
+                answer = {"game": number, "table": running.table, "match": mid, "marker_url": _marker_url(mid, secret)}
+                return Changed(competition=self._view(stored, director=True), answer=answer)
             game = trial.start(number, body.table or "")
         except CompetitionError as error:
             raise refusal(error) from None

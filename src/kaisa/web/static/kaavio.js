@@ -27,6 +27,7 @@ class KaavioError extends Error {
     this.body = body || {};
   }
   said() {
+    if (this.status === 0) return t("kv.unreachable");
     return (lang() === "fi" ? this.body.fi : this.body.en) || this.message;
   }
 }
@@ -41,7 +42,12 @@ async function call(method, path, body = undefined, { token = null, key = false 
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Kaisa-Token"] = token;
   if (key) headers["Idempotency-Key"] = newKey();
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new KaavioError(0, { code: "offline", fi: t("kv.unreachable"), en: t("kv.unreachable") });
+  }
   const data = await res.json().catch(() => null);
   if (!res.ok) throw new KaavioError(res.status, data);
   return data;
