@@ -396,3 +396,19 @@ def test_10_prize_split() -> None:
     assert len(tied) == 4
     assert tied[2] == tied[3]
     assert sum(tied) == 200
+
+
+def test_a_registered_player_withdraws_before_the_draw_only() -> None:
+    k = Kaavio(Settings(name="Viikkokisa"))
+    for name in ("Aho", "Berg", "Cajander", "Dahl", "Eskola"):
+        k.add_player(name, club="PVK")
+    assert k.withdraw("  berg ").name == "Berg"
+    assert [p.name for p in k.players] == ["Aho", "Cajander", "Dahl", "Eskola"]
+    with pytest.raises(CompetitionError) as e:
+        k.withdraw("Berg")
+    assert e.value.code == "no_such_player"
+    k.draw(1)
+    with pytest.raises(CompetitionError) as e:
+        k.withdraw("Aho")
+    assert e.value.code == "already_drawn"
+    assert len(k.players) == 4

@@ -170,6 +170,24 @@ class Kaavio:
         self.refresh()
         return p
 
+    def withdraw(self, name: str, club: str = "") -> Player:
+        """Take a registered player off the list before the draw. After the draw a player who leaves is not
+        removed (his games are in the kaavio): the director records his games as lost."""
+        if self.drawn:
+            raise CompetitionError(
+                "already_drawn",
+                "Kaavio on jo arvottu: pelaajaa ei voi enää poistaa; kirjaa hänen pelinsä hävityiksi.",
+                "The draw has already been made: the player cannot be removed any more; record his games as lost.",
+            )
+        key = " ".join(name.split()).casefold()
+        for p in self.players:
+            if p.name.casefold() == key and (not club or p.club == club):
+                self.players.remove(p)
+                return p
+        raise CompetitionError(
+            "no_such_player", f"Pelaajaa {name} ei ole ilmoittautunut.", f"No player {name} is registered."
+        )
+
     def draw(self, seed: int | None = None) -> None:
         """Give draw numbers at random (seeded, so a draw is reproducible) and make rounds 1 and 2."""
         if self.drawn:
