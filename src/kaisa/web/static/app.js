@@ -2271,6 +2271,8 @@ function onKey(event) {
     event.preventDefault();
   } else if (event.key === "a" || event.key === "A") {
     if (app.mode.aimCall && !$("aim-call").disabled && !$("call-controls").hidden) app.mode.aimCall();
+  } else if ((event.key === "h" || event.key === "H") && app.mode instanceof MatchMode) {
+    if (!$("hint").hidden && !$("hint").disabled) app.mode.askHint();
   } else if (event.key === "m" || event.key === "M") {
     sound.setOn(!sound.isOn());
     if (app.showSound) app.showSound();
