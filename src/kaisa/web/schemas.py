@@ -135,16 +135,23 @@ class BreakIn(Strict):
     seconds: float = Field(gt=0, le=300, allow_inf_nan=False)
 
 
+STUDY_STATE = (
+    "the referee's game state JSON (default: W1 to play, 0-0): whose turn, both scores, the cue balls in hand, the "
+    "break, the 2.1 flag; a state no match can be in is refused (code invalid-study-state), and a shooter in hand "
+    "set on the table is placed there"
+)
+
+
 class StudyShotIn(Strict):
     position: PositionIn
     stroke: StrokeIn
     call: str | None = Field(None, max_length=200)
-    state: dict[str, Any] | None = Field(None, description="the referee's game state JSON (default: W1 to play, 0-0)")
+    state: dict[str, Any] | None = Field(None, description=STUDY_STATE)
 
 
 class AdviseIn(Strict):
     position: PositionIn
-    state: dict[str, Any] | None = None
+    state: dict[str, Any] | None = Field(None, description=STUDY_STATE)
     level: SearchLevel = "club"
     limit: int = Field(5, ge=1, le=20)
 
@@ -267,7 +274,7 @@ class PreviewIn(Strict):
 
 class StudyAimIn(AimIn):
     position: PositionIn
-    state: dict[str, Any] | None = Field(None, description="the referee's game state JSON (default: W1 to play, 0-0)")
+    state: dict[str, Any] | None = Field(None, description=STUDY_STATE)
 
 
 class AimOut(BaseModel):
