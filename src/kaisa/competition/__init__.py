@@ -8,10 +8,13 @@ Pure and typed, no web or database: players, games and results in; pairings and 
 * ``cup``: two rounds, then a cup (KAAVIO 5);
 * ``kaavio``: the aggregate a night is run with (register, draw, start, record, correct, pair by hand);
 * ``placings``: placings, ranking, prize split (KAAVIO 8, 10);
-* ``kaisakaavio``: KaisaKaavio 1.0's saved competition files (XML).
+* ``kaisakaavio``: KaisaKaavio 1.0's saved competition files (XML);
+* ``paper``: the pelipöytäkirja and the results as A4 PDF, results and placings as CSV (kaavio in, bytes out);
+* ``replay``: a recorded competition replayed through the search (KAAVIO 11);
+* ``simulate``: random competitions, for the tests, the Monte Carlo figures and the bench.
 
-Terms (kaavio = the draw sheet, hence the competition run on it; huilaaja = the player who waits a round;
-pudari = out after one loss) are explained where used; the [?] decisions are in each module's docstring.
+The Finnish terms (kaavio, tuplakaavio, pudari, huilaaja, kieppi, pelipöytäkirja) are defined in
+``kaisa.glossary``; the [?] decisions are in each module's docstring.
 """
 
 from kaisa.competition.kaavio import Kaavio
