@@ -93,3 +93,18 @@ def test_bad_input_is_one_clear_line_and_exit_2(ended: list[Path], tmp_path: Pat
     assert "not ended" in bad("ranking", f, str(running))
     assert "not ended" in bad("csv", str(running), str(tmp_path / "x.csv"), "--what", "placings")
     assert not list(tmp_path.glob("x.*"))  # nothing half-written
+
+
+def test_names_with_brackets_print_as_written_and_huge_numbers_are_refused(tmp_path: Path) -> None:
+    f = str(tmp_path / "kisa.json")
+    ok("new", f, "--name", "[bold]Kisa[/]")
+    for name in ("[/]", "[bold]Aho", "Berg [x]", "Dahl"):
+        assert name in ok("add", f, name)
+    out = ok("draw", f, "--seed", "1")
+    assert "[bold]Aho" in out and "[/]" in out
+    assert "[bold]Kisa[/]" in ok("show", f)
+    assert "no_such_game" in bad("start", f, "99999999999999999999999")
+    assert "no_such_game" in bad("result", f, "99999999999999999999999", "60", "1")
+    assert "no_such_player" in bad("pair", f, "99999999999999999999999", "1", "--reason", "x")
+    bad("result", f, "1", "60", "1", "--innings", "99999999999999999999999")
+    assert "bad_points" in bad("result", f, "1", "[/]", "1")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from kaisa.cli.common import console, fail, read_json, read_text
 
@@ -33,6 +34,15 @@ T = TypeVar("T")
 app = typer.Typer(help="Competitions: the Finnish double-elimination draw (kaavio).", no_args_is_help=True)
 
 FileArg = Annotated[Path, typer.Argument(help="The competition's JSON file.")]
+
+
+def _say(message: str) -> None:
+    """Print plain text: a name such as ``[bold]x`` or ``[/]`` is printed as written, never read as markup."""
+    console.print(message, markup=False, highlight=False)
+
+
+def _row(t: Table, *cells: object) -> None:
+    t.add_row(*(Text(str(c)) for c in cells))
 
 
 def _load(path: Path) -> Kaavio:
@@ -98,7 +108,7 @@ def new(
             "seeding: none, 8, 24"
         )
     _save(path, Kaavio(settings))
-    console.print(f"created {path}")
+    _say(f"created {path}")
 
 
 @app.command("add")
@@ -112,7 +122,7 @@ def add(
     k = _load(path)
     p = _guard(lambda: k.add_player(name, club, seed))
     _save(path, k)
-    console.print(f"{p.name} registered" + (f" as number {p.number}" if p.number else ""))
+    _say(f"{p.name} registered" + (f" as number {p.number}" if p.number else ""))
 
 
 @app.command("draw")
@@ -121,7 +131,7 @@ def draw(path: FileArg, seed: Annotated[int | None, typer.Option("--seed", help=
     k = _load(path)
     _guard(lambda: k.draw(seed))
     _save(path, k)
-    console.print(f"drawn with seed {k.draw_seed}: {len(k.games)} games")
+    _say(f"drawn with seed {k.draw_seed}: {len(k.games)} games")
     _show(k)
 
 
@@ -131,7 +141,7 @@ def start(path: FileArg, game: int, table: Annotated[str, typer.Option("--table"
     k = _load(path)
     g = _guard(lambda: k.start(game, table))
     _save(path, k)
-    console.print(f"game {g.number} started on table {g.table or '-'}")
+    _say(f"game {g.number} started on table {g.table or '-'}")
 
 
 @app.command("result")
@@ -140,7 +150,7 @@ def result(
     game: int,
     points1: str,
     points2: str,
-    innings: Annotated[int, typer.Option("--innings", min=0)] = 0,
+    innings: Annotated[int, typer.Option("--innings", min=0, max=10_000)] = 0,
 ) -> None:
     """Record (or correct) a game's result; the search runs and its new games are listed."""
     k = _load(path)
@@ -148,10 +158,10 @@ def result(
     _save(path, k)
     for g in added:
         other = k.player(g.player2).name if g.player2 is not None else "w.o."
-        console.print(f"new game {g.number}: {k.player(g.player1).name} - {other} (round {g.round})")
+        _say(f"new game {g.number}: {k.player(g.player1).name} - {other} (round {g.round})")
     winner = k.winner()
     if winner is not None:
-        console.print(f"the competition is over; winner {k.player(winner).name}")
+        _say(f"the competition is over; winner {k.player(winner).name}")
 
 
 @app.command("pair")
@@ -160,22 +170,20 @@ def pair(path: FileArg, a: int, b: int, reason: Annotated[str, typer.Option("--r
     k = _load(path)
     g = _guard(lambda: k.pair_by_hand(a, b, reason))
     _save(path, k)
-    console.print(f"game {g.number} made by hand")
+    _say(f"game {g.number} made by hand")
 
 
 def _show(k: Kaavio) -> None:
-    t = Table(title=f"{k.settings.name} ({k.settings.kind.label('en')})")
+    t = Table(title=Text(f"{k.settings.name} ({k.settings.kind.label('en')})"))
     for c in ("#", "round", "player 1", "", "", "player 2", "state", "table"):
         t.add_column(c)
     for g in k.games:
         n2 = k.player(g.player2).name if g.player2 is not None else "w.o."
-        t.add_row(
-            str(g.number), str(g.round), k.player(g.player1).name, g.points1, g.points2, n2, g.state.value, g.table
-        )
+        _row(t, g.number, g.round, k.player(g.player1).name, g.points1, g.points2, n2, g.state.value, g.table)
     console.print(t)
     out = [p.name for p in k.players if not k.still_in(p.number)]
     if out:
-        console.print("out: " + ", ".join(out))
+        _say("out: " + ", ".join(out))
 
 
 @app.command("show")
@@ -208,11 +216,11 @@ def placings_cmd(
         fail("the competition has not ended yet; placings are given when one player is left")
     pts = ranking_points(k)
     title, heads = _PLACING_WORDS[lang]
-    t = Table(title=f"{title}: {k.settings.name}")
+    t = Table(title=Text(f"{title}: {k.settings.name}"))
     for i, c in enumerate(heads):
         t.add_column(c, justify="left" if i in (1, 2) else "right", overflow="fold")
     for p in placings(k):
-        t.add_row(str(p.place), p.name, k.player(p.number).club, str(p.wins), str(p.points), str(pts[p.number]))
+        _row(t, p.place, p.name, k.player(p.number).club, p.wins, p.points, pts[p.number])
     console.print(t)
 
 
@@ -238,7 +246,7 @@ def ranking_cmd(
     for i, c in enumerate(heads):
         t.add_column(c, justify="left" if i == 1 else "right", overflow="fold")
     for rank, name, total in ranking_series(ks):
-        t.add_row(str(rank), name, str(taken.get(name, 0)), str(total))
+        _row(t, rank, name, taken.get(name, 0), total)
     console.print(t)
 
 
@@ -248,7 +256,7 @@ def export(path: FileArg, out: Annotated[Path, typer.Argument(help="KaisaKaavio 
     from kaisa.competition.kaisakaavio import to_xml
 
     out.write_text(to_xml(_load(path)), encoding="utf-8")
-    console.print(f"wrote {out}")
+    _say(f"wrote {out}")
 
 
 @app.command("import")
@@ -260,7 +268,7 @@ def import_(src: Annotated[Path, typer.Argument(help="KaisaKaavio XML file.")], 
         fail(f"{path} already exists; choose another file name")
     k = _guard(lambda: from_xml(read_text(src, "KaisaKaavio")))
     _save(path, k)
-    console.print(f"imported {k.settings.name}: {len(k.players)} players, {len(k.games)} games")
+    _say(f"imported {k.settings.name}: {len(k.players)} players, {len(k.games)} games")
 
 
 def _doc_lang(lang: str) -> str:
@@ -315,7 +323,7 @@ def pdf(
         _write_out(out, _guard(lambda: scoresheets_pdf(k, lang, numbers, blanks)))
     else:
         _write_out(out, results_pdf(k, lang))
-    console.print(f"wrote {out}")
+    _say(f"wrote {out}")
 
 
 @app.command("csv")
@@ -335,7 +343,7 @@ def csv_(
     if what == "placings" and not k.finished:
         fail("the competition has not ended yet; placings are given when one player is left")
     _write_out(out, results_csv(k, lang) if what == "results" else placings_csv(k, lang))
-    console.print(f"wrote {out}")
+    _say(f"wrote {out}")
 
 
 def bench_kaavio(
