@@ -101,7 +101,8 @@ def test_names_with_brackets_print_as_written_and_huge_numbers_are_refused(tmp_p
     for name in ("[/]", "[bold]Aho", "Berg [x]", "Dahl"):
         assert name in ok("add", f, name)
     out = ok("draw", f, "--seed", "1")
-    assert "[bold]Aho" in out and "[/]" in out
+    assert "[bold]Aho" in out
+    assert "[/]" in out
     assert "[bold]Kisa[/]" in ok("show", f)
     assert "no_such_game" in bad("start", f, "99999999999999999999999")
     assert "no_such_game" in bad("result", f, "99999999999999999999999", "60", "1")
