@@ -23,6 +23,7 @@ from kaisa.game import (
     Entry,
     IllegalActionError,
     Lag,
+    MarkedLag,
     Match,
     MatchConfig,
     MatchState,
@@ -1150,3 +1151,13 @@ def test_pop_on_an_empty_stack_is_refused():
     match.pop()
     assert_refused_pop(match)
     assert match.state.to_json() == initial().to_json()
+
+
+def test_6_a_marked_shootout_lag_cites_6_not_the_opening_lag():
+    """The marker's shoot-out lag is the lag of rule 6; its note must not cite the opening lag of 1.1."""
+    state = replace(shootout_state(W1, (30, 30), (10, 10)), phase=Phase.SHOOTOUT_LAG, shootout=None)
+    match = Match(state=state)
+    outcome = match.push(MarkedLag(1))
+    assert outcome.notes == ("6: shoot-out lag won by player 2",)
+    assert match.state.shootout is not None
+    assert match.state.shootout.choice_open

@@ -372,7 +372,9 @@ class Match:
                 f"the match expects a {names} action in phase {phase.value}, not {type(action).__name__}"
             )
         if isinstance(action, MarkedLag):
-            return self._lag_won(state, action.winner, Outcome(notes=(f"1.1: lag won by player {action.winner + 1}",)))
+            clause = "6: shoot-out lag" if phase is Phase.SHOOTOUT_LAG else "1.1: lag"
+            note = f"{clause} won by player {action.winner + 1}"
+            return self._lag_won(state, action.winner, Outcome(notes=(note,)))
         if isinstance(action, MarkedShot):
             return self._marked_shot(state, action)
         if isinstance(action, Lag):

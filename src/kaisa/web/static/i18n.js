@@ -473,6 +473,10 @@ const SERVER_FI = {
   "never reached the foot cushion: void (1.1)": "ei osunut alapään päätyvalliin: hylätty (1.1)",
   "1.1: lag won by player 1": "1.1: teikkauksen voitti pelaaja 1",
   "1.1: lag won by player 2": "1.1: teikkauksen voitti pelaaja 2",
+  "6: shoot-out lag won by player 1": "6: rangaistuslyöntien teikkauksen voitti pelaaja 1",
+  "6: shoot-out lag won by player 2": "6: rangaistuslyöntien teikkauksen voitti pelaaja 2",
+  "6: W1 starts the penalty shoot-out": "6: W1-pelaaja aloittaa rangaistuslyönnit",
+  "6: W2 starts the penalty shoot-out": "6: W2-pelaaja aloittaa rangaistuslyönnit",
   "1.4: W1 forfeits": "1.4: W1-pelaaja on hävinnyt ottelun kohdan 1.4 mukaisesti",
   "1.4: W2 forfeits": "1.4: W2-pelaaja on hävinnyt ottelun kohdan 1.4 mukaisesti",
 };
