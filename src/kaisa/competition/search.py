@@ -225,7 +225,9 @@ class _Scenario:
 
     # -- the search of one scenario (HaePelitKierrokselle) ---------------------------------------------------
 
-    def run(self) -> list[SGame]:
+    def run(self, want: set[frozenset[int]] | None = None) -> list[SGame]:
+        """The pairs this scenario adds, in order. With ``want``, stop once all of those have come out: the
+        pairs after them cannot change which of ``want`` this scenario holds (the search adds them one by one)."""
         inn = [p for p in self.players if self.still_in(p)]
         if len(inn) < 2:
             return []
@@ -244,6 +246,10 @@ class _Scenario:
             g = self.add(a, b)
             if g.r1 < g.round or g.r2 < g.round or g.round > r or careful:
                 break
+            if want is not None:
+                want = want - {frozenset((a, b))}
+                if not want:
+                    break
         return self.added
 
     def next_pair(self, r: int) -> tuple[int, int, bool] | None:
@@ -533,7 +539,7 @@ def search(
             assert g.p2 is not None
             loser = g.p2 if mask >> i & 1 else g.p1
             scen.append(SGame(g.p1, g.p2, g.r1, g.r2, g.round, True, frozenset((loser,))))
-        found = base.with_games(scen, bool(open_)).run()
+        found = base.with_games(scen, bool(open_)).run(set(alive) if mask and alive else None)
         keys = {frozenset((g.p1, g.p2)) for g in found if g.p2 is not None}
         if mask == 0:
             first, alive = found, keys
