@@ -109,3 +109,15 @@ def test_names_with_brackets_print_as_written_and_huge_numbers_are_refused(tmp_p
     assert "no_such_player" in bad("pair", f, "99999999999999999999999", "1", "--reason", "x")
     bad("result", f, "1", "60", "1", "--innings", "99999999999999999999999")
     assert "bad_points" in bad("result", f, "1", "[/]", "1")
+
+
+def test_replay_a_kaisakaavio_file(tmp_path: Path) -> None:
+    from tests.competition.test_kaisakaavio_xml import kaisakaavio_file
+
+    xml = tmp_path / "viikkokisa.xml"
+    xml.write_text(kaisakaavio_file(), encoding="utf-8")
+    assert "the same games" in ok("replay", str(xml), "--tables", "2")
+    assert "cannot read" in bad("replay", str(tmp_path / "puuttuu.xml"))
+    (tmp_path / "outo.xml").write_text("<Turnaus/>", encoding="utf-8")
+    assert "bad_kaisakaavio_file" in bad("replay", str(tmp_path / "outo.xml"))
+    bad("replay", str(xml), "--tables", "100000000000000000000")

@@ -78,3 +78,30 @@ def test_a_file_that_is_not_kaisakaavio_is_a_clear_error() -> None:
         with pytest.raises(CompetitionError) as e:
             from_xml(bad)
         assert e.value.code == "bad_kaisakaavio_file"
+
+
+def test_11_replay_a_recorded_file_gives_the_same_games_on_any_number_of_tables() -> None:
+    from kaisa.competition.replay import replay
+
+    real = from_xml(kaisakaavio_file())
+    for tables in (1, 2, 4, 8):
+        r = replay(real, tables)
+        assert r.ok, r.en
+        assert r.games == r.recorded == len(real.games)
+
+
+def test_11_replay_reports_where_a_bracket_differs() -> None:
+    from kaisa.competition.replay import replay
+
+    real = from_xml(kaisakaavio_file())
+    later = [i for i, g in enumerate(real.games) if g.round >= 3]
+    i, j = later[0], later[1]  # two round-3 games with their opponents swapped: not what the search makes
+    a, b = real.games[i], real.games[j]
+    assert a.player2 is not None
+    assert b.player2 is not None
+    real.games[i] = a.with_(player2=b.player2)
+    real.games[j] = b.with_(player2=a.player2)
+    r = replay(real, 4)
+    assert not r.ok
+    assert "not in the recorded bracket" in r.en or "lacks" in r.en
+    assert r.fi

@@ -10,6 +10,7 @@ kaisa kaavio placings kisa.json
 kaisa kaavio export kisa.json kisa.xml   /   kaisa kaavio import kisa.xml kisa.json
 kaisa kaavio pdf kisa.json tulokset.pdf [--what sheets --blanks 4] [--lang en]
 kaisa kaavio csv kisa.json tulokset.csv [--what placings] [--lang en]
+kaisa kaavio replay kilpailu.xml --tables 4      # a KaisaKaavio file's results through this search
 """
 
 from __future__ import annotations
@@ -269,6 +270,26 @@ def import_(src: Annotated[Path, typer.Argument(help="KaisaKaavio XML file.")], 
     k = _guard(lambda: from_xml(read_text(src, "KaisaKaavio")))
     _save(path, k)
     _say(f"imported {k.settings.name}: {len(k.players)} players, {len(k.games)} games")
+
+
+@app.command("replay")
+def replay_cmd(
+    src: Annotated[Path, typer.Argument(help="A KaisaKaavio XML file of a played competition.")],
+    tables: Annotated[int, typer.Option("--tables", min=1, max=64, help="Tables the games are started on.")] = 4,
+) -> None:
+    """Replay a recorded competition's results through this project's search: are the games the same?"""
+    from kaisa.competition.kaisakaavio import from_xml
+    from kaisa.competition.replay import replay
+
+    real = _guard(lambda: from_xml(read_text(src, "KaisaKaavio")))
+    if not real.games:
+        fail(f"{src} has no games to replay")
+    r = _guard(lambda: replay(real, tables))
+    if r.ok:
+        _say(f"the same games: {r.games} of {r.recorded} ({real.settings.name}, {tables} tables)")
+    else:
+        _say(f"different: {r.en} ({r.games} games made, {r.recorded} recorded)")
+        raise typer.Exit(code=1)
 
 
 def _doc_lang(lang: str) -> str:
