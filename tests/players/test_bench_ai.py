@@ -228,7 +228,7 @@ def test_cli_bench_ai_prints_the_table_and_writes_the_plot(tmp_path: Path):
 def test_cli_bench_ai_refuses_bad_options():
     result = invoke("--layouts", "1", "--games", "0", "--kinds", "baseline,nobody")
     assert result.exit_code == 2
-    assert "unknown player kind nobody" in result.output
+    assert "unknown player kind 'nobody'" in result.output
     result = invoke("--layouts", "1", "--games", "0", "--kinds", "baseline", "--sweep", "0,x")
     assert result.exit_code == 2
     assert "--sweep" in result.output

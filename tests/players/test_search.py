@@ -206,3 +206,56 @@ def test_a_safety_is_chosen_when_no_pot_is_worth_it_and_leaves_the_opponent_litt
     again = SearchPlayer("master", seed=2, parallel=True)
     again.level = player.level
     assert again.decide(position, GameState()) == best
+
+
+@pytest.mark.slow
+def test_the_second_look_pools_the_best_windows_plays_and_leaves_the_rest_at_the_first_pass():
+    """The search's first pass plays each evaluated window ``samples`` times; the REFINE_TOP best are played
+    REFINE_SAMPLES more times with new draws and scored over all their plays."""
+    from kaisa.players import search
+    from kaisa.players.search import REFINE_SAMPLES, REFINE_TOP, _Play
+
+    position = random_layout(np.random.default_rng(11))
+    game = GameState()
+    player = SearchPlayer("master", seed=5, parallel=False)
+    ranked = player.evaluate(position, game)
+    assert len(ranked) == LEVELS["master"].evaluate > REFINE_TOP  # two windows refined, one not
+    found = sorted(player.windows(position, game, OFFICIAL), key=lambda w: (-w.width, w.candidate.difficulty))
+    samples = LEVELS["master"].samples
+    first = {
+        i: player._play(
+            _Play(w.stroke, w.candidate.call, w.candidate.kind, w.width, 100 + i, samples), position, game, OFFICIAL, 0
+        )
+        for i, w in enumerate(found[: LEVELS["master"].evaluate])
+    }
+    best = sorted(first, key=lambda i: -first[i].score)[:REFINE_TOP]
+    expected = dict(first)
+    for i in best:
+        w = found[i]
+        more = player._play(
+            _Play(w.stroke, w.candidate.call, w.candidate.kind, w.width, 1100 + i, REFINE_SAMPLES),
+            position,
+            game,
+            OFFICIAL,
+            0,
+        )
+        expected[i] = search._pooled(first[i], samples, more, REFINE_SAMPLES)
+        assert expected[i].score == pytest.approx(
+            (samples * first[i].score + REFINE_SAMPLES * more.score) / (samples + REFINE_SAMPLES)
+        )
+    wanted = sorted(expected.values(), key=lambda e: -e.score)
+    assert [e.stroke for e in ranked] == [e.stroke for e in wanted]
+    assert [e.score for e in ranked] == pytest.approx([e.score for e in wanted])
+
+
+def test_pooling_two_evaluations_weights_every_field_by_its_plays():
+    from kaisa.players.search import Evaluation, _pooled
+
+    stroke = Stroke(BallId.W1, 2.0, 90.0)
+    a = Evaluation(None, stroke, "direct", 0.1, 1.0, 6.0, 0.0, {"8a": 0.5}, 1.0, 7.0, 0.25)
+    b = Evaluation(None, stroke, "direct", 0.1, 0.0, 0.0, 1.0, {"7d": 1.0}, -3.0, -3.0, 0.0)
+    pooled = _pooled(a, 12, b, 4)
+    assert (pooled.p_pot, pooled.expected_points, pooled.p_foul) == (0.75, 4.5, 0.25)
+    assert pooled.penalties == {"7d": 0.25, "8a": 0.375}
+    assert (pooled.position_value, pooled.score, pooled.p_win) == (0.0, 4.5, 0.1875)
+    assert (pooled.stroke, pooled.window, pooled.kind) == (a.stroke, a.window, a.kind)

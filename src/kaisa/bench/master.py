@@ -1,7 +1,8 @@
 """The master's decisions: how long they take, and how much a deeper search would gain over them.
 
 *Decision time*: the master deciding on seeded 5-ball layouts, with its two worker processes and with one,
-and as it was before this benchmark's changes (full window scan, stock pooltool), side by side in one run.
+as in the previous session (finer window edges, no second look at the best windows) and as it was before this
+benchmark's changes (full window scan, stock pooltool), side by side in one run.
 
 *Regret*: on each seeded layout the master decides, and so does a deeper search (:func:`deep_level`: more
 candidates, a finer scan, four times the samples, about five times the simulations; the measured ratio is
@@ -201,11 +202,13 @@ class DecisionTimes:
 
 
 def decision_times(positions: int, seed: int = 2014, console: Console | None = None) -> list[DecisionTimes]:
-    """The master on the same seeded layouts: now with 2 workers, now with 1, and before (full scan, stock
-    pooltool, 2 workers); each configuration decides every layout, in turn."""
+    """The master on the same seeded layouts: now with 2 workers, now with 1, as in the previous session
+    (coarse-first scan and fast pooltool, four bisections of each window edge and no second look at the best
+    windows; 2 workers), and before (full scan, stock pooltool, 2 workers); each configuration decides every
+    layout, in turn."""
     from kaisa.physics import fast
     from kaisa.players import search
-    from kaisa.players.search import SearchPlayer, close_pool
+    from kaisa.players.search import EDGE_BISECTIONS, REFINE_TOP, SearchPlayer, close_pool
     from kaisa.referee import GameState
 
     cases = layouts(positions, seed)
@@ -213,14 +216,12 @@ def decision_times(positions: int, seed: int = 2014, console: Console | None = N
 
     def configure(label: str) -> None:
         close_pool()  # the workers are forked again with the configuration
-        if label == "before":
-            fast.use_stock()
-            search.COARSE_FIRST = False
-        else:
-            fast.use_fast()
-            search.COARSE_FIRST = True
+        (fast.use_stock if label == "before" else fast.use_fast)()
+        search.COARSE_FIRST = label != "before"
+        search.REFINE_TOP = 0 if label in ("previous", "before") else REFINE_TOP
+        search.EDGE_BISECTIONS = 4 if label == "previous" else EDGE_BISECTIONS
 
-    labels = ("2 workers", "1 worker", "before")
+    labels = ("2 workers", "1 worker", "previous", "before")
     times: dict[str, list[float]] = {label: [] for label in labels}
     try:
         with Progress(console=console, transient=True) as progress:

@@ -60,6 +60,23 @@ COARSE_FIRST = True
 """Whether the window scan tries every other direction first (see :func:`find_window`); False scans every
 direction of the grid, as the search did before (kept for the benchmark's side-by-side measurement)."""
 
+REFINE_TOP = 2
+"""How many of the best evaluated windows get the second, deeper look (:data:`REFINE_SAMPLES` more noisy
+plays each) before the search chooses; 0 chooses on the first pass, as the search did before."""
+
+REFINE_SAMPLES = 12
+"""Noisy plays added to each of the :data:`REFINE_TOP` best windows by the second look: with the first
+pass's 12 the choice between the close contenders rests on 24 plays each. Most of the regret against a
+deeper search came from a contender whose 12 plays had been lucky (measured over 19 seeded layouts: the
+deep search's choice was among the master's candidates every time, and mostly among its evaluated windows).
+The simulations come from the window scan's bisection (:data:`EDGE_BISECTIONS`)."""
+
+EDGE_BISECTIONS = 3
+"""Bisections of each edge of the widest run the coarse scan found: each halves the edge's uncertainty, from
+the coarse pitch (two steps, 0.16 degrees for the master) to a quarter step (0.02 degrees, a sixth of the
+master's direction noise). A fourth, as the previous session did, cost 24 of a
+decision's 300 simulations for edges finer than the noise can use; they pay for the second look."""
+
 WIN_VALUE = 10.0
 """Points a stroke's probability of winning the game is worth on top of its points (section 3 near 60)."""
 
@@ -167,9 +184,9 @@ def find_window(
     """Scan directions around the candidate's aim; return the widest run of legal pots, its edges bisected.
 
     The scan is coarse first (every other direction of the ``step`` grid) and fills in the directions between
-    only where it found nothing: a window at least two steps wide cannot hide between two coarse directions,
-    and the widest run found is bisected once more so that its edges are as precise as a fine scan's
-    (``step / 8``). This saves about a third of the scan's simulations (:data:`COARSE_FIRST`)."""
+    only where it found nothing: a window at least two steps wide cannot hide between two coarse directions.
+    The widest run's edges are then bisected (:data:`EDGE_BISECTIONS` times after a coarse hit). This saves about a third of the
+    scan's simulations (:data:`COARSE_FIRST`)."""
     base = candidate.stroke
     count = round(half_width / step)
     offsets = [k * step for k in range(-count, count + 1)]
@@ -182,10 +199,10 @@ def find_window(
     for i in coarse:
         hits[i] = legal(offsets[i])
     sims = len(coarse)
-    bisections = 3
+    bisections = 3  # a full grid's pitch is one step: three bisections give step / 8
     if COARSE_FIRST:
         if any(hits):
-            bisections = 4
+            bisections = EDGE_BISECTIONS
             grid = list(coarse)
         else:
             for i in range(1, len(offsets), 2):
@@ -357,13 +374,21 @@ class SearchPlayer:
     def evaluate(
         self, position: Position, game: GameState, spec: TableSpec = OFFICIAL, stroke_index: int = 0
     ) -> list[Evaluation]:
-        """Every found window, evaluated under noise, best first."""
+        """The widest found windows, evaluated under noise, best first: a first pass of ``samples`` plays
+        each, then a second look at the :data:`REFINE_TOP` best (:data:`REFINE_SAMPLES` more plays each, new
+        draws), whose scores are then the mean over all their plays."""
         found = sorted(self.windows(position, game, spec), key=lambda w: (-w.width, w.candidate.difficulty))
         plays = [
             _Play(w.stroke, w.candidate.call, w.candidate.kind, w.width, 100 + i, self.level.samples)
             for i, w in enumerate(found[: self.level.evaluate])
         ]
-        return sorted(self._play_all(plays, position, game, spec, stroke_index), key=lambda e: -e.score)
+        first = self._play_all(plays, position, game, spec, stroke_index)
+        order = sorted(range(len(plays)), key=lambda i: -first[i].score)
+        top = order[:REFINE_TOP] if len(plays) > 1 else []
+        again = [replace(plays[i], salt=plays[i].salt + 1000, samples=REFINE_SAMPLES) for i in top]
+        for i, more in zip(top, self._play_all(again, position, game, spec, stroke_index), strict=True):
+            first[i] = _pooled(first[i], plays[i].samples, more, REFINE_SAMPLES)
+        return sorted(first, key=lambda e: -e.score)
 
     def _play_all(
         self, plays: Sequence[_Play], position: Position, game: GameState, spec: TableSpec, stroke_index: int
@@ -509,6 +534,25 @@ class SearchPlayer:
     def _fallback(self, position: Position, game: GameState, spec: TableSpec) -> Evaluation:
         call, stroke = self._lag.shot(position, game, spec, 0)
         return Evaluation(call, stroke, "baseline", 0.0, 0.0, 0.0, 0.0)
+
+
+def _pooled(a: Evaluation, n: int, b: Evaluation, m: int) -> Evaluation:
+    """Two evaluations of the same stroke (``n`` and ``m`` plays) as one over all ``n + m`` plays."""
+
+    def mean(x: float, y: float) -> float:
+        return (n * x + m * y) / (n + m)
+
+    clauses = a.penalties.keys() | b.penalties.keys()
+    return replace(
+        a,
+        p_pot=mean(a.p_pot, b.p_pot),
+        expected_points=mean(a.expected_points, b.expected_points),
+        p_foul=mean(a.p_foul, b.p_foul),
+        penalties={c: mean(a.penalties.get(c, 0.0), b.penalties.get(c, 0.0)) for c in sorted(clauses)},
+        position_value=mean(a.position_value, b.position_value),
+        score=mean(a.score, b.score),
+        p_win=mean(a.p_win, b.p_win),
+    )
 
 
 def advise(
