@@ -158,6 +158,16 @@ def test_a_nine_player_night_on_three_tables_from_registration_to_placings(clien
     # the players' tallies agree with the games: every game has a loser
     played = [g for g in view["games"] if g["state"] == "played" and g["player2"] is not None]
     assert sum(p["losses"] for p in view["players"]) == len(played)
+    # and are the kaavio's own, counted over the whole competition (the view counts each player's own games)
+    k = from_xml(client.get(f"{API}/{night.id}/kaisakaavio.xml").content)
+    for p in view["players"]:
+        n = p["number"]
+        assert (p["wins"], p["losses"], p["points"], p["out"]) == (
+            k.wins(n),
+            k.losses(n),
+            k.points_total(n),
+            k.knocked_out(n),
+        ), p
 
 
 def test_a_marker_scores_a_game_stroke_by_stroke_and_its_end_flows_into_the_kaavio(client: TestClient) -> None:

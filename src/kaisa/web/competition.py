@@ -232,6 +232,8 @@ class CompetitionService:
         self.competitions = CompetitionStore(store)
         self.club = ClubService(store, table)
         self.sessions = table.sessions
+        self._static: dict[int, tuple[int, CompetitionView]] = {}
+        """Each competition's view at its latest version, without live scores (see :meth:`_standing`)."""
 
     # --- writing ---------------------------------------------------------------------------------------
 
@@ -418,35 +420,59 @@ class CompetitionService:
 
     def _view(self, stored: StoredCompetition, *, director: bool = False) -> CompetitionView:
         k = stored.kaavio
-        s = k.settings
+        cached = self._static.get(stored.id)
+        if cached is None or cached[0] != stored.version:
+            cached = (stored.version, self._standing(stored))
+            self._static[stored.id] = cached
+        view = cached[1].model_copy()
         live = {g.number: self._live(g) for g in k.running() if g.match_id}
+        if live:
+            view.games = [{**g, "live": live.get(g["number"])} if g["number"] in live else g for g in view.games]
+        if director:
+            view.markers = {
+                str(g.number): _marker_url(int(g.match_id), stored.markers[g.match_id]) or ""
+                for g in k.running()
+                if g.match_id and g.match_id in stored.markers
+            }
+        return view
+
+    def _standing(self, stored: StoredCompetition) -> CompetitionView:
+        """The view of one version of the competition, without the live scores: computed once per change and
+        kept, since every page and stream asks for it. Each player's tallies are the kaavio's own, read over his
+        own games only (a kaavio of those games), so a 128-player bracket costs one pass over the games."""
+        k = stored.kaavio
+        s = k.settings
+        own: dict[int, list[Game]] = {p.number: [] for p in k.players}
+        for g in k.games:
+            for x in g.pair():
+                if x is not None and x in own:
+                    own[x].append(g)
         playing = {x: g.number for g in k.running() for x in g.pair() if x is not None}
         unfinished = {x for g in k.unfinished() for x in g.pair() if x is not None}
-        players = [
-            {
-                **p.to_json(),
-                "wins": k.wins(p.number),
-                "losses": k.losses(p.number),
-                "games": sum(1 for g in k.games_of(p.number) if g.state == GameState.PLAYED),
-                "points": k.points_total(p.number),
-                "out": k.drawn and k.knocked_out(p.number),
-                "playing": playing.get(p.number),
-                "waiting": k.drawn and not k.knocked_out(p.number) and p.number not in unfinished and not k.finished,
-            }
-            for p in k.players
-        ]
+        finished = k.finished
+        players = []
+        for p in k.players:
+            mine = Kaavio(s, [], own.get(p.number, []), k.drawn, k.draw_seed)
+            out = k.drawn and mine.knocked_out(p.number)
+            players.append(
+                {
+                    **p.to_json(),
+                    "wins": mine.wins(p.number),
+                    "losses": mine.losses(p.number),
+                    "games": sum(1 for g in mine.games if g.state == GameState.PLAYED),
+                    "points": mine.points_total(p.number),
+                    "out": out,
+                    "playing": playing.get(p.number),
+                    "waiting": k.drawn and not out and p.number not in unfinished and not finished,
+                }
+            )
         names = {p.number: p.name for p in k.players}
         clubs = {p.number: p.club for p in k.players}
         games = []
         for g in k.games:
             outcome = g.outcome(k.target)
-            winner = (
-                g.player1
-                if g.state == GameState.PLAYED and g.won(g.player1, k.target)
-                else g.player2
-                if g.state == GameState.PLAYED and g.player2 is not None and g.won(g.player2, k.target)
-                else None
-            )
+            played = g.state == GameState.PLAYED
+            winner = next((x for x in g.pair() if played and x is not None and g.won(x, k.target)), None)
             games.append(
                 {
                     **g.to_json(),
@@ -454,14 +480,14 @@ class CompetitionService:
                     "clubs": [clubs.get(g.player1, ""), clubs.get(g.player2, "") if g.player2 else ""],
                     "outcome": outcome.value,
                     "winner": winner,
-                    "live": live.get(g.number),
+                    "live": None,
                 }
             )
         busy = {g.table: g.number for g in k.running() if g.table}
         tables = [{"table": t, "game": busy.get(t)} for t in s.tables]
         places: dict[str, list[dict[str, Any]]] | None = None
         prizes: list[dict[str, Any]] | None = None
-        if k.finished:
+        if finished:
             modes = [PlacingMode.POINTS, PlacingMode.FINALISTS, PlacingMode.TOP3_BY_ROUNDS]
             if s.kind == KaavioType.CUP or s.placing == PlacingMode.CUP:
                 modes.append(PlacingMode.CUP)
@@ -480,13 +506,6 @@ class CompetitionService:
                 prizes = [
                     {"place": x["place"], "name": x["name"], "amount": a} for x, a in zip(chosen, amounts, strict=False)
                 ]
-        markers = None
-        if director:
-            markers = {
-                str(g.number): _marker_url(int(g.match_id), stored.markers[g.match_id]) or ""
-                for g in k.running()
-                if g.match_id and g.match_id in stored.markers
-            }
         return CompetitionView(
             id=stored.id,
             version=stored.version,
@@ -494,14 +513,14 @@ class CompetitionService:
             settings=s.to_json(),
             kind_label={"fi": s.kind.label("fi"), "en": s.kind.label("en")},
             drawn=k.drawn,
-            finished=k.finished,
+            finished=finished,
             late_entries=_late_entries_open(k),
             players=players,
             games=games,
             tables=tables,
             placings=places,
             prizes=prizes,
-            markers=markers,
+            markers=None,
         )
 
     def _live(self, g: Game) -> dict[str, Any] | None:
