@@ -234,6 +234,8 @@ class CompetitionService:
         self.sessions = table.sessions
         self._static: dict[int, tuple[int, CompetitionView]] = {}
         """Each competition's view at its latest version, without live scores (see :meth:`_standing`)."""
+        self._running: dict[int, tuple[int, list[int]]] = {}
+        """Each competition's running club matches at its latest version (for the stream's poll)."""
 
     # --- writing ---------------------------------------------------------------------------------------
 
@@ -576,10 +578,16 @@ class CompetitionService:
         )
 
     def poll(self, cid: int) -> tuple[object, ...]:
-        """What changes when the competition or one of its running club matches changes."""
-        stored = self.competitions.get(cid)
-        ids = [int(g.match_id) for g in stored.kaavio.running() if g.match_id.isdigit()]
-        return (stored.version, self.store.last_change(ids) if ids else None)
+        """What changes when the competition or one of its running club matches changes: two small reads (the
+        competition's change counter, the matches' last change), the running matches kept per version."""
+        version, _ = self.competitions.version(cid)
+        known = self._running.get(cid)
+        if known is None or known[0] != version:
+            stored = self.competitions.get(cid)
+            known = (stored.version, [int(g.match_id) for g in stored.kaavio.running() if g.match_id.isdigit()])
+            self._running[cid] = known
+        ids = known[1]
+        return (known[0], self.store.last_change(ids) if ids else None)
 
 
 def match_result(state: MatchState, target: int) -> dict[str, Any]:
