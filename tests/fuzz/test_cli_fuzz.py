@@ -185,3 +185,56 @@ def test_the_console_script_words_a_usage_error_in_one_line(args: list[str]) -> 
 def test_help_shows_brackets_as_written() -> None:
     result = invoke("simulate", "--help")
     assert '{"W1": [x, y], ...}' in " ".join(result.output.split())
+
+
+NUMBER_OPTIONS = [
+    ("stats", "--match"),
+    ("match", "--resume"),
+    ("match", "--seed"),
+    ("advise", "--seed"),
+    ("tournament", "--players", "club,club", "--games"),
+    ("dataset", "--players", "club,club", "--out", "/nonexistent/out", "--games"),
+    ("tournament", "--players", "club,club", "--workers"),
+    ("bench", "records", "--matches"),
+    ("matches", "list", "--last"),
+]
+"""Commands with a whole-number option, the option last (ids, seeds, counts)."""
+
+
+@pytest.mark.parametrize("command", NUMBER_OPTIONS, ids=lambda c: " ".join(c))
+@pytest.mark.parametrize("value", ["99999999999999999999999", "-1", "[/]"])
+def test_a_bad_or_huge_number_is_one_error_line_never_a_traceback_nor_a_hang(
+    command: tuple[str, ...], value: str, tmp_path: Path
+) -> None:
+    """issue 16 (second pass): kaisa stats --match 10**23 was an SQLite OverflowError traceback and
+    tournament --games 99999999999 ran for ever; every such value is now refused before any work."""
+    db = ["--db", str(tmp_path / "k.sqlite3")] if command[0] in ("stats", "match", "matches") else []
+    position = ["--position", "/nonexistent.json"] if command[0] == "advise" else []
+    result = invoke(*command[:-1], *db, *position, command[-1], value)
+    assert_clean(result)
+    assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize("command", ["simulate", "rule", "advise", "replay"])
+def test_a_device_or_a_pipe_as_an_input_file_is_refused_not_read_for_ever(command: str, tmp_path: Path) -> None:
+    """issue 16 (second pass): kaisa simulate --stroke /dev/zero read for ever."""
+    import os
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for path in ("/dev/zero", str(pipe)):
+        args = {
+            "simulate": ["simulate", "--position", path, "--stroke", path],
+            "rule": ["rule", "--position", path, "--call", "K FL", "--events", path],
+            "advise": ["advise", "--position", path],
+            "replay": ["replay", path],
+        }[command]
+        result = invoke(*args)
+        assert_clean(result)
+        assert "is not a regular file" in " ".join(result.output.split())
+
+
+def test_stats_csv_and_json_together_is_one_error_line(tmp_path: Path) -> None:
+    result = invoke("stats", "--csv", "--json", "--db", str(tmp_path / "k.sqlite3"))
+    assert_clean(result)
+    assert "give --csv or --json, not both" in result.output

@@ -29,6 +29,20 @@ KIND_NAMES = ", ".join(COMPUTER_KINDS)
 (:data:`kaisa.players.kinds.COMPUTER_KINDS`: the same names for --p1, --level, --players and --kinds)."""
 KIND_HELP = f"a computer player: {KIND_NAMES} (weakest first; the README's table of levels says how strong each is)"
 
+MAX_ID = 2**63 - 1
+"""The largest match id a database holds (SQLite's INTEGER, PostgreSQL's bigint): a larger one is refused as an
+option's range, not sent to the database."""
+
+
+def parse_match_id(text: str) -> int:
+    """A match id as typed: digits only, 1 to :data:`MAX_ID` (``1.0``, ``+1``, ``1e3`` or ``0x1`` are not ids,
+    though a lax integer parser would take some of them)."""
+    digits = text.strip()
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 19 or not 1 <= int(digits) <= MAX_ID:
+        raise typer.BadParameter(f"a match id is a whole number from 1 to {MAX_ID}, not {text!r}")
+    return int(digits)
+
+
 DB_HELP = "Database URL, or the path of an SQLite file (default: $KAISA_DB, else SQLite in the user data dir)."
 """The help of every --db option."""
 
@@ -53,10 +67,12 @@ MAX_INPUT_BYTES = 50_000_000
 def read_text(path: Path, what: str) -> str:
     """A UTF-8 text file, or one clear error line: missing, unreadable, too large or not UTF-8."""
     try:
-        size = path.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            fail(f"the {what} file {path} is {size} bytes; at most {MAX_INPUT_BYTES} are read")
-        data = path.read_bytes()
+        if path.exists() and not path.is_file() and not path.is_dir():  # /dev/zero, a pipe: no end to wait for
+            fail(f"the {what} file {path} is not a regular file: give a file saved on disk")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            fail(f"the {what} file {path} is larger than {MAX_INPUT_BYTES} bytes, the most that is read")
     except OSError as exc:
         fail(f"cannot read the {what} file {path}: {exc.strerror or exc}")
     try:
@@ -139,11 +155,15 @@ Address = Annotated[
 ]
 Workers = Annotated[
     int | None,
-    typer.Option("--workers", help="Parallel matches (local pool, or a local Ray's CPUs); default min(2, cores)."),
+    typer.Option(
+        "--workers", min=1, max=256, help="Parallel matches (local pool, or a local Ray's CPUs); default min(2, cores)."
+    ),
 ]
 RunSeed = Annotated[int, typer.Option("--seed", help="Seed of the whole run (>= 0).")]
 Noise = Annotated[float, typer.Option("--noise", help="Stroke-noise scale (1 = the convention).")]
-Games = Annotated[int, typer.Option("--games", help="Matches per pair of players (sides alternate).")]
+Games = Annotated[
+    int, typer.Option("--games", min=1, max=10_000, help="Matches per pair of players (sides alternate).")
+]
 
 
 def check_run(

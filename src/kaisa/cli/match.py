@@ -21,6 +21,7 @@ from kaisa.cli.common import (
     ensure_physics_ready,
     err_console,
     fail,
+    parse_match_id,
 )
 from kaisa.cli.render import match_view, print_scoresheet
 from kaisa.players.kinds import COMPUTER_KINDS
@@ -62,7 +63,13 @@ def match_command(
     record: Annotated[Path | None, typer.Option("--record", help="Also write the match notation to this file.")] = None,
     no_db: Annotated[bool, typer.Option("--no-db", help="Do not store the match in a database.")] = False,
     resume: Annotated[
-        int | None, typer.Option("--resume", help="Play on a stored match from where it stopped (its id).", min=1)
+        int | None,
+        typer.Option(
+            "--resume",
+            help="Play on a stored match from where it stopped (its id).",
+            parser=parse_match_id,
+            metavar="ID",
+        ),
     ] = None,
     lang: Lang = "en",
 ) -> None:

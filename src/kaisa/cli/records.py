@@ -11,12 +11,14 @@ import typer
 
 from kaisa.cli.common import (
     DB_HELP,
+    MAX_ID,
     Lang,
     check_lang,
     console,
     ensure_physics_ready,
     err_console,
     fail,
+    parse_match_id,
     progress,
     read_text,
 )
@@ -86,7 +88,9 @@ def stats_command(
     record: Annotated[
         list[Path] | None, typer.Option("--record", help="Match record files instead of the database.")
     ] = None,
-    match_id: Annotated[int | None, typer.Option("--match", help="Only this stored match.", min=1)] = None,
+    match_id: Annotated[
+        int | None, typer.Option("--match", help="Only this stored match.", parser=parse_match_id, metavar="ID")
+    ] = None,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -96,6 +100,8 @@ def stats_command(
     and checked."""
     from kaisa.records.stats import MatchStats, aggregate, record_stats, stored_stats, to_csv, to_json
 
+    if as_csv and as_json:
+        fail("give --csv or --json, not both")
     quiet = as_csv or as_json
     matches: list[MatchStats] = []
     try:
@@ -144,7 +150,7 @@ def matches_list(
         str | None, typer.Option("--player", help="Only matches of a player whose name has this.")
     ] = None,
     event: Annotated[str | None, typer.Option("--event", help="Only matches of this event (club night).")] = None,
-    last: Annotated[int | None, typer.Option("--last", help="Only the last N matches.", min=1)] = None,
+    last: Annotated[int | None, typer.Option("--last", help="Only the last N matches.", min=1, max=MAX_ID)] = None,
 ) -> None:
     """List the stored matches, oldest first: id, players, status, score, actions, when."""
     if status not in (None, "playing", "over"):
@@ -164,7 +170,9 @@ def matches_list(
 
 @matches_app.command("show")
 def matches_show(
-    match_id: Annotated[int, typer.Argument(help="The stored match's id (kaisa matches list).", min=1)],
+    match_id: Annotated[
+        int, typer.Argument(help="The stored match's id (kaisa matches list).", parser=parse_match_id, metavar="ID")
+    ],
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
     lang: Lang = "en",
 ) -> None:
@@ -184,7 +192,9 @@ def matches_show(
 
 @matches_app.command("export")
 def matches_export(
-    match_id: Annotated[int, typer.Argument(help="The stored match's id (kaisa matches list).", min=1)],
+    match_id: Annotated[
+        int, typer.Argument(help="The stored match's id (kaisa matches list).", parser=parse_match_id, metavar="ID")
+    ],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the record here (default: print it).")] = None,
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
 ) -> None:
@@ -208,7 +218,9 @@ def matches_export(
 
 @matches_app.command("delete")
 def matches_delete(
-    match_id: Annotated[int, typer.Argument(help="The stored match's id (kaisa matches list).", min=1)],
+    match_id: Annotated[
+        int, typer.Argument(help="The stored match's id (kaisa matches list).", parser=parse_match_id, metavar="ID")
+    ],
     yes: Annotated[bool, typer.Option("--yes", help="Delete without asking.")] = False,
     db: Annotated[str | None, typer.Option("--db", help=DB_HELP)] = None,
 ) -> None:
