@@ -224,6 +224,7 @@ def test_a_nine_player_night_on_three_tables_from_registration_to_placings(live:
     expect(laptop.get_by_test_id("d-running").get_by_test_id("game-1").get_by_test_id("live-score")).to_have_text(
         "18–0"
     )
+    assert small_targets(bracket) == []
     shot(bracket, "kaavio-bracket-live-phone.png")
     shot(tv, "kaavio-tv-live.png")
     shot(laptop, "kaavio-director-night-laptop.png")
