@@ -574,3 +574,19 @@ def test_a_start_sent_again_after_a_lost_answer_opens_one_club_match(client: Tes
     assert again == first
     assert len(client.get("/api/matches").json()) == 1
     assert night.post("/games/1/start", {"table": "3"}).status_code == 409  # another table: not a repeat
+
+
+def test_a_player_registered_by_mistake_is_withdrawn_before_the_draw_and_not_after(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:4])
+    night.ok("/players", {"name": "Virtanen Mati", "club": "KS"})  # a typo
+    gone = night.ok("/players/withdraw", {"name": "Virtanen Mati", "club": "KS"})
+    assert gone["answer"]["player"]["name"] == "Virtanen Mati"
+    assert [p["name"] for p in gone["competition"]["players"]] == NAMES[:4]
+    missing = night.post("/players/withdraw", {"name": "Virtanen Mati"})
+    assert (missing.status_code, missing.json()["code"]) == (422, "no-such-player")
+    night.ok("/draw", {"seed": 1})
+    after = night.post("/players/withdraw", {"name": NAMES[0], "club": "KS"})
+    assert (after.status_code, after.json()["code"]) == (409, "already-drawn")
+    assert "kirjaa hänen pelinsä hävityiksi" in after.json()["fi"]
+    assert night.post("/players/withdraw", {"name": NAMES[1]}, token=None).status_code == 403

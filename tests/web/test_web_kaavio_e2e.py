@@ -161,6 +161,14 @@ def test_a_nine_player_night_on_three_tables_from_registration_to_placings(live:
     expect(phone.get_by_test_id("d-players").get_by_test_id("player")).to_have_count(5)
     for name, club in NAMES[5:]:
         register(phone, name, club)
+    # a name typed wrong is taken off the list again (asked first)
+    register(phone, "Järvinen Ana", "PVK")
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_test_id("d-players").get_by_test_id("player").filter(has_text="Järvinen Ana").get_by_test_id(
+        "withdraw"
+    ).click()
+    expect(phone.get_by_test_id("d-players").get_by_test_id("player")).to_have_count(9)
+    expect(phone.get_by_test_id("d-players")).not_to_contain_text("Järvinen Ana ")
     assert small_targets(phone) == []
     shot(phone, "kaavio-registration-phone.png")
     laptop.reload()

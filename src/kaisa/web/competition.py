@@ -131,6 +131,11 @@ class PlayerIn(schemas.Strict):
     seed: int = Field(0, ge=0, le=24, description="seed number for a seeded draw; 0 for none")
 
 
+class WithdrawIn(schemas.Strict):
+    name: Name
+    club: Text = ""
+
+
 class DrawIn(schemas.Strict):
     seed: int | None = Field(None, ge=0, lt=2**31, description="the random seed; none: drawn (and stored)")
 
@@ -281,6 +286,12 @@ class CompetitionService:
         def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
             p = k.add_player(body.name, body.club.strip(), body.seed)
             return {"player": p.to_json()}
+
+        return self._change(cid, token, act, key)
+
+    def withdraw(self, cid: int, token: str | None, body: WithdrawIn, key: str | None) -> Changed:
+        def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
+            return {"player": k.withdraw(body.name, body.club.strip()).to_json()}
 
         return self._change(cid, token, act, key)
 
@@ -703,6 +714,11 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
     def add_player(cid: int, body: PlayerIn, token: Token = None, key: Key = None) -> Changed:
         """Register a player; after the draw a late entry, until a round-2 game starts (KAAVIO 3.1)."""
         return service.add_player(cid, token, body, key)
+
+    @router.post("/competitions/{cid}/players/withdraw", responses=errors)
+    def withdraw(cid: int, body: WithdrawIn, token: Token = None, key: Key = None) -> Changed:
+        """Take a registered player off the list before the draw (after it, his games are recorded as lost)."""
+        return service.withdraw(cid, token, body, key)
 
     @router.post("/competitions/{cid}/draw", responses=errors)
     def draw(cid: int, body: DrawIn, token: Token = None, key: Key = None) -> Changed:

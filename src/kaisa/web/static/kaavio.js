@@ -497,7 +497,21 @@ function playerItem(p) {
       p.seed ? el("small", { class: "seed" }, ` ${t("kv.seeded", { n: p.seed })}`) : null),
     view.drawn ? el("small", { class: "rec" }, t("kv.record", { w: p.wins, l: p.losses })) : null,
     view.drawn ? el("small", { class: `status ${cls}` }, status) : null,
+    route.screen === "director" && !view.drawn
+      ? el("button", { type: "button", class: "small", "data-testid": "withdraw", onclick: () => withdraw(p) }, t("kv.withdraw"))
+      : null,
   );
+}
+
+async function withdraw(p) {
+  if (!window.confirm(t("kv.withdrawAsk", { name: p.name }))) return;
+  try {
+    const changed = await call("POST", `${API}/${route.id}/players/withdraw`, { name: p.name, club: p.club }, { token: token(), key: true });
+    showMessage(t("kv.withdrawn", { name: p.name }), "info");
+    show(changed.competition);
+  } catch (error) {
+    showError(error);
+  }
 }
 
 async function addPlayer(event) {
