@@ -251,13 +251,11 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, 
         console.print(f"[dim]Matches are saved in {store.url} after every stroke; Ctrl+C stops the server.[/]")
         if not no_browser:
             webbrowser.open(url)
-        from kaisa.session import physics_ready, warm_up_physics
+        from kaisa.session import warm_up_physics
         from kaisa.web import create_app
 
         app = create_app(store)
-        if not physics_ready():
-            console.print("[dim]Compiling the physics engine's kernels (first run only, about 25 s)...[/]")
-        warm_up_physics()
+        warm_up_physics()  # compiling the kernels on first use, the physics says so on stderr, once
         return app
 
     def refuse(error: BaseException) -> None:
