@@ -138,6 +138,17 @@ class Kaavio:
 
     # -- registering and drawing -----------------------------------------------------------------------------
 
+    @property
+    def late_entries_open(self) -> bool:
+        """Players may still register: before the draw, and after it until a round-2 game (not a walkover) has
+        started (KAAVIO: late entries until round 2 starts)."""
+        if not self.drawn:
+            return True
+        return not any(
+            g.round == 2 and g.player2 is not None and g.state in (GameState.RUNNING, GameState.PLAYED)
+            for g in self.games
+        )
+
     def add_player(self, name: str, club: str = "", seed: int = 0) -> Player:
         name = " ".join(name.split())
         if not name:
@@ -158,7 +169,7 @@ class Kaavio:
             p = Player(0, name, club, seed)
             self.players.append(p)
             return p
-        if any(g.round == 2 and g.state in (GameState.RUNNING, GameState.PLAYED) for g in self.games if g.player2):
+        if not self.late_entries_open:
             raise CompetitionError(
                 "late_entry_closed",
                 "Jälki-ilmoittautuminen on päättynyt: toisen kierroksen peli on jo alkanut.",

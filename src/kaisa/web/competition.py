@@ -527,7 +527,7 @@ class CompetitionService:
             kind_label={"fi": s.kind.label("fi"), "en": s.kind.label("en")},
             drawn=k.drawn,
             finished=finished,
-            late_entries=_late_entries_open(k),
+            late_entries=k.late_entries_open,
             players=players,
             games=games,
             tables=tables,
@@ -627,14 +627,6 @@ def match_result(state: MatchState, target: int) -> dict[str, Any]:
 def event_label(cid: int, settings: Settings) -> str:
     """The club night the competition's club matches belong to (the club's event scoreboard shows them)."""
     return f"{settings.name[:100]} · kaavio {cid}"
-
-
-def _late_entries_open(k: Kaavio) -> bool:
-    if not k.drawn:
-        return True
-    return not any(
-        g.round == 2 and g.player2 is not None and g.state in (GameState.RUNNING, GameState.PLAYED) for g in k.games
-    )
 
 
 def _expect(k: Kaavio, number: int, expect: tuple[int, int] | None) -> None:
