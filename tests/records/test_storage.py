@@ -379,7 +379,7 @@ def test_an_unreachable_database_is_a_clear_error(db_url: str, tmp_path: Path) -
 @pytest.mark.parametrize(
     ("url", "says"),
     [
-        ("not a url", "is not a database URL"),
+        ("://nothing", "is not a database URL"),
         ("nosuchdb://somewhere/x", "cannot use the database URL"),
         ("postgresql+nosuchdriver://u:s3cret@localhost/kaisa", "cannot use the database URL"),
     ],
@@ -389,6 +389,15 @@ def test_a_malformed_url_is_a_clear_error(url: str, says: str) -> None:
         open_store(url)
     assert "sqlite:///" in str(info.value)
     assert "s3cret" not in str(info.value)
+
+
+def test_a_text_without_a_scheme_is_the_path_of_an_sqlite_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue 16: --db club.sqlite3 was refused as "not a database URL"; a path is an SQLite file, as in $KAISA_DB."""
+    monkeypatch.chdir(tmp_path)
+    for path, made in (("club.sqlite3", tmp_path / "club.sqlite3"), (str(tmp_path / "x.db"), tmp_path / "x.db")):
+        with open_store(path) as store:
+            assert store.url == f"sqlite:///{made}"
+        assert made.is_file()
 
 
 def test_an_unknown_match_is_a_clear_error(store: Store) -> None:
