@@ -11,8 +11,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 import kaisa
 from kaisa.errors import KaisaError
+
+pytestmark = pytest.mark.slow  # imports every module of the package, pooltool and the web included
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
