@@ -61,21 +61,25 @@ COARSE_FIRST = True
 direction of the grid, as the search did before (kept for the benchmark's side-by-side measurement)."""
 
 REFINE_TOP = 2
-"""How many of the best evaluated windows get the second, deeper look (:data:`REFINE_SAMPLES` more noisy
+"""How many of the best evaluated windows may get the second, deeper look (:data:`REFINE_SAMPLES` more noisy
 plays each) before the search chooses; 0 chooses on the first pass, as the search did before."""
 
 REFINE_SAMPLES = 12
 """Noisy plays added to each of the :data:`REFINE_TOP` best windows by the second look: with the first
-pass's 12 the choice between the close contenders rests on 24 plays each. Most of the regret against a
-deeper search came from a contender whose 12 plays had been lucky (measured over 19 seeded layouts: the
-deep search's choice was among the master's candidates every time, and mostly among its evaluated windows).
-The simulations come from the window scan's bisection (:data:`EDGE_BISECTIONS`)."""
+pass's 12 the choice between close contenders rests on 24 plays each. Regret against a deeper search came
+from a contender whose 12 plays had been lucky (19 seeded layouts: the deep search's choice was among the
+master's candidates every time, and mostly among its evaluated windows)."""
 
-EDGE_BISECTIONS = 3
-"""Bisections of each edge of the widest run the coarse scan found: each halves the edge's uncertainty, from
-the coarse pitch (two steps, 0.16 degrees for the master) to a quarter step (0.02 degrees, a sixth of the
-master's direction noise). A fourth, as the previous session did, cost 24 of a
-decision's 300 simulations for edges finer than the noise can use; they pay for the second look."""
+REFINE_MARGIN = 1.5
+"""The second look is taken only when the two best first-pass scores are closer than this (points): a score
+from 12 plays errs by about a point, so a wider gap is seldom reversed by more plays, and about a third of
+the decisions skip the second look's simulations."""
+
+EDGE_BISECTIONS = 4
+"""Bisections of each edge of the widest run the coarse scan found, from the coarse pitch (two steps, 0.16
+degrees for the master) to an eighth of a step (0.01 degrees), as precise as the full scan's three. Three
+(0.02 degrees) were tried to pay for the second look: over 19 seeded layouts the coarser aim lost up to a
+point per shot on pots the deeper search aims identically, so the edges stay this fine."""
 
 WIN_VALUE = 10.0
 """Points a stroke's probability of winning the game is worth on top of its points (section 3 near 60)."""
@@ -184,9 +188,9 @@ def find_window(
     """Scan directions around the candidate's aim; return the widest run of legal pots, its edges bisected.
 
     The scan is coarse first (every other direction of the ``step`` grid) and fills in the directions between
-    only where it found nothing: a window at least two steps wide cannot hide between two coarse directions.
-    The widest run's edges are then bisected (:data:`EDGE_BISECTIONS` times after a coarse hit). This saves about a third of the
-    scan's simulations (:data:`COARSE_FIRST`)."""
+    only where it found nothing: a window at least two steps wide cannot hide between two coarse directions,
+    and the widest run's edges are bisected :data:`EDGE_BISECTIONS` times so that they are as precise as a
+    fine scan's (``step / 8``). This saves about a third of the scan's simulations (:data:`COARSE_FIRST`)."""
     base = candidate.stroke
     count = round(half_width / step)
     offsets = [k * step for k in range(-count, count + 1)]
@@ -375,8 +379,9 @@ class SearchPlayer:
         self, position: Position, game: GameState, spec: TableSpec = OFFICIAL, stroke_index: int = 0
     ) -> list[Evaluation]:
         """The widest found windows, evaluated under noise, best first: a first pass of ``samples`` plays
-        each, then a second look at the :data:`REFINE_TOP` best (:data:`REFINE_SAMPLES` more plays each, new
-        draws), whose scores are then the mean over all their plays."""
+        each, then, when the two best are closer than :data:`REFINE_MARGIN`, a second look at the
+        :data:`REFINE_TOP` best (:data:`REFINE_SAMPLES` more plays each, new draws), whose scores are then the
+        mean over all their plays."""
         found = sorted(self.windows(position, game, spec), key=lambda w: (-w.width, w.candidate.difficulty))
         plays = [
             _Play(w.stroke, w.candidate.call, w.candidate.kind, w.width, 100 + i, self.level.samples)
@@ -384,7 +389,8 @@ class SearchPlayer:
         ]
         first = self._play_all(plays, position, game, spec, stroke_index)
         order = sorted(range(len(plays)), key=lambda i: -first[i].score)
-        top = order[:REFINE_TOP] if len(plays) > 1 else []
+        close = len(order) > 1 and first[order[0]].score - first[order[1]].score < REFINE_MARGIN
+        top = order[:REFINE_TOP] if close else []
         again = [replace(plays[i], salt=plays[i].salt + 1000, samples=REFINE_SAMPLES) for i in top]
         for i, more in zip(top, self._play_all(again, position, game, spec, stroke_index), strict=True):
             first[i] = _pooled(first[i], plays[i].samples, more, REFINE_SAMPLES)
