@@ -20,7 +20,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 from kaisa import session
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED
 from kaisa.players.kinds import KINDS
-from kaisa.players.levels import LEVELS
 
 Coordinate = Annotated[float, Field(ge=-10.0, le=10.0, allow_inf_nan=False)]
 PointIn = tuple[Coordinate, Coordinate]
@@ -41,8 +40,12 @@ PlayerKind = Annotated[
     str, _known(tuple(KINDS), "player kind"), WithJsonSchema({"type": "string", "enum": list(KINDS)})
 ]
 """A kind of :mod:`kaisa.players.kinds`."""
-SearchLevel = Annotated[str, _known(tuple(LEVELS), "level"), WithJsonSchema({"type": "string", "enum": list(LEVELS)})]
-"""A level of the search players, which the advisor can play."""
+SearchLevel = Annotated[
+    str,
+    _known(tuple(session.ADVISOR_LEVELS), "level"),
+    WithJsonSchema({"type": "string", "enum": list(session.ADVISOR_LEVELS)}),
+]
+"""A level the advisor plays (:data:`kaisa.session.ADVISOR_LEVELS`: every computer player's kind)."""
 Language = Literal["fi", "en"]
 
 

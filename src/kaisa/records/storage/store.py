@@ -933,7 +933,7 @@ class Store:
             row = session.get(MatchRow, match_id, with_for_update=lock)
         if row is None:
             raise UnknownMatchError(
-                f"there is no match {match_id} in the database at {self.url} (list_matches() shows the stored ones)"
+                f"there is no match {match_id} in the database at {self.url} (`kaisa matches` lists the stored ones)"
             )
         return row
 
