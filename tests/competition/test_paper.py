@@ -10,13 +10,13 @@ import pytest
 from kaisa.competition import CompetitionError, Kaavio, KaavioType, Settings
 from kaisa.competition.paper import (
     SHEETS_PER_PAGE,
-    csv_text,
     placings_csv,
     results_csv,
     results_pdf,
     scoresheets_pdf,
 )
 from kaisa.competition.simulate import run
+from kaisa.spreadsheet import csv_text
 
 
 def pages(pdf: bytes) -> int:

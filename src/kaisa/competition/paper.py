@@ -28,6 +28,7 @@ from matplotlib.patches import Ellipse, Rectangle
 
 from kaisa.competition.kaavio import Kaavio
 from kaisa.competition.model import Game, GameState, Outcome
+from kaisa.spreadsheet import csv_text
 
 A4_PORTRAIT = (8.27, 11.69)
 A4_LANDSCAPE = (11.69, 8.27)
@@ -145,12 +146,6 @@ PLACING_COLUMNS: dict[str, tuple[str, ...]] = {
 
 def _w(lang: str) -> dict[str, str]:
     return WORDS["fi" if lang == "fi" else "en"]
-
-
-def csv_text(text: str) -> str:
-    """A text cell a spreadsheet shows as text: one starting with ``= + - @``, a tab or a carriage return would be
-    read as a formula, so it gets a leading apostrophe (the OWASP advice, as the match statistics export)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _name(k: Kaavio, number: int | None) -> str:

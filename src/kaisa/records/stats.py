@@ -44,6 +44,7 @@ from kaisa.errors import FormatError
 from kaisa.game import Entry, MarkedShot, Match, MatchConfig, MatchState, Phase, Result, Shot
 from kaisa.model import BallId
 from kaisa.records.storage.store import Projection
+from kaisa.spreadsheet import csv_text
 
 if TYPE_CHECKING:
     from kaisa.records.storage import Store
@@ -616,13 +617,6 @@ def _cell(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.4f}"
     return csv_text(str(value))
-
-
-def csv_text(text: str) -> str:
-    """A text cell that a spreadsheet shows as text: one starting with ``= + - @``, a tab or a carriage return
-    would be read as a formula (``=HYPERLINK(...)`` in a player's name), so it gets a leading apostrophe (the
-    OWASP advice). Numbers are written by the caller, never through here."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _match_rows(m: MatchStats) -> list[dict[str, object]]:
