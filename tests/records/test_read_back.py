@@ -247,3 +247,20 @@ def test_statistics_from_postgresql_equal_those_of_the_match_played(played: Matc
             ]
     finally:
         server.stop()
+
+
+def test_a_config_keeps_a_table_other_than_the_official_one() -> None:
+    """A match played on a club's own table (say 1 mm wider pockets) reads back on that table, not the official one;
+    an official match's JSON carries no table, as before."""
+    from dataclasses import replace as replaced
+
+    from kaisa.table import OFFICIAL
+
+    assert "table" not in MatchConfig(players=("A", "B")).to_json()
+    spec = replaced(OFFICIAL, ball_mass=OFFICIAL.ball_mass + 0.01)
+    config = MatchConfig(players=("A", "B"), spec=spec)
+    back = MatchConfig.from_json(config.to_json())
+    assert back.spec == spec
+    assert back == config
+    with pytest.raises(FormatError, match="ball_mass"):
+        MatchConfig.from_json({**config.to_json(), "table": {"ball_mass": -1}})

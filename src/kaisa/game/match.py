@@ -59,7 +59,7 @@ from kaisa.referee.opening import (
     lag_start_is_legal,
     observe_lag,
 )
-from kaisa.table import OFFICIAL, Point, SpotId, TableSpec
+from kaisa.table import OFFICIAL, Point, SpotId, TableSpec, TableSpecError
 
 LAG_SAMPLE_RATE = 100.0
 """Hz: how often a lag ball's path is sampled to see whether it crossed the long centre line."""
@@ -125,6 +125,8 @@ class MatchConfig:
             "options": self.options.to_json(),
             "noise": list(self.noise),
             "seed": self.seed,
+            # only a table other than the official one is written, so the records of official matches stay as they were
+            **({} if self.spec == OFFICIAL else {"table": self.spec.to_json()}),
         }
 
     @classmethod
@@ -147,10 +149,15 @@ class MatchConfig:
             raise FormatError("a seat's execution noise is a finite number from 0 to 100")
         seed = data.get("seed", 0)
         try:
+            spec = OFFICIAL if data.get("table") is None else TableSpec.from_json(data["table"])
+        except TableSpecError as exc:
+            raise FormatError(f"a match's table: {exc}") from None
+        try:
             return cls(
                 players=(players[0], players[1]),
                 clock=ClockConfig(clock.get("mode", "off"), per_stroke),
                 options=RuleOptions.from_json(data.get("options", {})),
+                spec=spec,
                 noise=(scales[0], scales[1]),
                 seed=seed,
             )
