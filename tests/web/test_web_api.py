@@ -1106,3 +1106,14 @@ def test_the_match_view_schema_is_the_session_views_fields(app: FastAPI):
     assert "computer player" in view["properties"]["computer_to_move"]["description"]
     assert "ISO 8601" in view["properties"]["updated_at"]["description"]
     assert set(view["properties"]) < set(schemas["ClubView"]["properties"])
+
+
+def test_every_page_is_served_as_html(client: TestClient) -> None:
+    """Each page of kaisa.web.pages (the list kaisa play also serves while it loads) answers its HTML file."""
+    from kaisa.web.pages import PAGES
+
+    for path in PAGES:
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert answer.headers["content-type"].startswith("text/html"), path
+        assert "<html" in answer.text.lower(), path

@@ -111,15 +111,6 @@ def club_command(
     serve(host, port, db, no_browser, "/club", tls=tls_files(certfile, keyfile))
 
 
-PAGES = {
-    "/": "index.html",
-    "/club": "club.html",
-    "/club/scoresheet": "scoresheet.html",
-    "/scoreboard": "scoreboard.html",
-}
-"""The pages (path -> file in kaisa/web/static) that are served while the app is still loading."""
-
-
 def listen_socket(host: str, port: int) -> socket.socket:
     """A listening TCP socket whose ``proto`` is IPPROTO_TCP.
 
@@ -207,6 +198,8 @@ class StartingApp:
 
     async def _static(self, scope: Any, receive: Any, send: Any) -> bool:
         from starlette.responses import FileResponse
+
+        from kaisa.web.pages import PAGES
 
         path = scope["path"]
         static = resources.files("kaisa.web") / "static"

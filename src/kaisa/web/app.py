@@ -37,6 +37,7 @@ from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router
 from kaisa.web.competition import competition_router
+from kaisa.web.pages import PAGES
 from kaisa.web.security import OriginGuard
 from kaisa.web.service import MatchService, UnknownActionError, call_of, game_of, position_of, stroke_of
 
@@ -124,25 +125,11 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     static = resources.files("kaisa.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
-    @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
-        return FileResponse(str(static / "index.html"))
+    def page(file: str) -> Callable[[], FileResponse]:
+        return lambda: FileResponse(str(static / file))
 
-    @app.get("/club", include_in_schema=False)
-    def club_page() -> FileResponse:
-        return FileResponse(str(static / "club.html"))
-
-    @app.get("/club/scoresheet", include_in_schema=False)
-    def scoresheet_page() -> FileResponse:
-        return FileResponse(str(static / "scoresheet.html"))
-
-    @app.get("/scoreboard", include_in_schema=False)
-    def scoreboard_page() -> FileResponse:
-        return FileResponse(str(static / "scoreboard.html"))
-
-    @app.get("/kaavio", include_in_schema=False)
-    def kaavio_page() -> FileResponse:
-        return FileResponse(str(static / "kaavio.html"))
+    for path, file in PAGES.items():
+        app.add_api_route(path, page(file), methods=["GET"], include_in_schema=False)
 
     app.include_router(club_router(store, service))
     app.include_router(competition_router(store, service))

@@ -1,0 +1,13 @@
+"""The pages the server serves (path -> file in kaisa/web/static), stated once: the app routes them, and
+``kaisa play`` serves them from its first second, while the app, the session and the physics still load."""
+
+from __future__ import annotations
+
+PAGES = {
+    "/": "index.html",
+    "/club": "club.html",
+    "/club/scoresheet": "scoresheet.html",
+    "/scoreboard": "scoreboard.html",
+    "/kaavio": "kaavio.html",
+}
+"""The browser table, the marker's page, the printable scoresheet, the scoreboard and the competition pages."""
