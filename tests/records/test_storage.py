@@ -25,6 +25,7 @@ from alembic.runtime.migration import MigrationContext
 from platformdirs import user_data_dir
 from sqlalchemy import create_engine, delete, event, inspect, make_url, text, update
 
+from kaisa.errors import error_text
 from kaisa.game import Match, MatchConfig, MatchState, replay
 from kaisa.players import BaselinePlayer, MatchStalledError, play_match
 from kaisa.records.storage import (
@@ -413,8 +414,10 @@ def test_an_unknown_match_is_a_clear_error(store: Store) -> None:
         lambda: store.record(unknown, match.stack[-1], match.state),
     ]
     for call in calls:
-        with pytest.raises(UnknownMatchError, match=f"there is no match {unknown} in the database"):
+        with pytest.raises(UnknownMatchError, match=f"^there is no match {unknown}$") as refused:
             call()
+        assert error_text(refused.value).fi == f"Ottelua {unknown} ei löydy."  # the web answers with these words
+        assert store.url not in str(refused.value)  # and never says where the database lies
     assert issubclass(UnknownMatchError, StorageError)
 
 

@@ -81,7 +81,7 @@ def advise_command(
         ensure_physics_ready(quiet=as_json)
         ranked = _with_progress(lambda: advise(pos, game, level=level, seed=seed), level, as_json)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     rows = [
         {
             "call": None if e.call is None else format_call(e.call),

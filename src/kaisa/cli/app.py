@@ -94,7 +94,7 @@ def main() -> None:
         from kaisa.cli.common import fail
 
         try:
-            fail(str(exc))
+            fail(exc)
         except typer.Exit as done:
             sys.exit(done.exit_code)
     except RecursionError:

@@ -131,7 +131,7 @@ def bench_ai(
     try:
         result = ai_benchmark(chosen, layouts, games, noise, seed, console, sweep=scales)
     except ValueError as exc:
-        fail(str(exc))
+        fail(exc)
     print_ai_report(result, console)
     if plot is not None:
         try:

@@ -52,9 +52,15 @@ Lang = Annotated[str, typer.Option("--lang", help="Language of the rulings and t
 """The --lang option of every command that prints a ruling."""
 
 
-def fail(message: str) -> NoReturn:
+def fail(message: str | Exception) -> NoReturn:
     """Say what is wrong on one line of stderr and exit with status 2. ``message`` is plain text: a name or
-    a call such as ``[/]`` in it is printed as written, never read as rich markup."""
+    a call such as ``[/]`` in it is printed as written, never read as rich markup. An error for an unknown match
+    also says which command lists the stored ones."""
+    if isinstance(message, Exception):
+        from kaisa.records.storage.errors import UnknownMatchError
+
+        hint = " (kaisa matches lists the stored ones)" if isinstance(message, UnknownMatchError) else ""
+        message = f"{message}{hint}"
     first = " ".join(message.split()) or "failed"
     err_console.print(f"[bold red]error:[/] {escape(first)}", soft_wrap=True)
     raise typer.Exit(code=2)
@@ -181,4 +187,4 @@ def check_run(
             if address is not None:
                 check_address(address)
     except TournamentError as exc:
-        fail(str(exc))
+        fail(exc)

@@ -82,7 +82,7 @@ def dataset_command(
         )  # fmt: skip
     except TournamentError as exc:
         bar.stop()
-        fail(str(exc))
+        fail(exc)
     bar.stop()
     console.print(
         f"{written.strokes} strokes of {written.matches} matches ({written.unfinished} unfinished) in "

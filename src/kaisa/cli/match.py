@@ -95,7 +95,7 @@ def match_command(
     try:
         config = match_config(players, clock=ClockConfig(clock), seed=seed)
     except ValueError as exc:
-        fail(str(exc))
+        fail(exc)
     match_id: int | None = None
     try:
         if no_db:
@@ -113,7 +113,7 @@ def match_command(
             else:
                 match_id = sessions.create(players, clock=ClockConfig(clock), seed=seed)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     ensure_physics_ready()
     opened = None if match_id is None else sessions.open(match_id)
     session: MatchSession | None = None
@@ -138,7 +138,7 @@ def match_command(
             err_console.print("interrupted: nothing saved (--no-db without --record)", markup=False)
         raise typer.Exit(code=130) from None
     except (MatchStalledError, KaisaError) as exc:
-        fail(str(exc))
+        fail(exc)
     finally:
         if opened is not None:
             opened.__exit__(None, None, None)
@@ -148,7 +148,7 @@ def match_command(
         try:
             match = sessions.store.resume(match_id)  # the whole match, from its first action
         except KaisaError as exc:
-            fail(str(exc))
+            fail(exc)
     print_scoresheet(match, lang)
     if match_id is not None:
         console.print(f"match {match_id} stored in {sessions.store.url}", markup=False, style="dim")

@@ -35,7 +35,7 @@ def _open(db: str | None) -> Store:
     try:
         return open_store(db)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
 
 
 def replay_command(
@@ -55,14 +55,14 @@ def replay_command(
     try:
         actions = len(parse_record(text).actions)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     ensure_physics_ready()
     try:
         with progress() as bar:
             task = bar.add_task("re-playing the record", total=actions)
             match = replay_record(text, on_action=lambda: bar.advance(task))
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     verified = {
         "fi": "[green]tarkistettu[/]: {0} kirjausta, {1} lyöntiä, jokainen tuomio kuten pöytäkirjassa",
         "en": "[green]verified[/]: {0} actions, {1} strokes, every ruling as recorded",
@@ -79,7 +79,7 @@ def replay_command(
             console.print(f"already stored as match {exc.match_id} in {store.url}: not stored again", markup=False)
             return
         except KaisaError as exc:
-            fail(str(exc))
+            fail(exc)
         console.print(f"stored as match {match_id} in {store.url}", markup=False, style="dim")
 
 
@@ -122,7 +122,7 @@ def stats_command(
                     matches.append(stats)
                     bar.advance(task)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     totals = aggregate(matches)
     if as_csv:
         sys.stdout.write(to_csv(totals))
@@ -159,7 +159,7 @@ def matches_list(
     try:
         infos = store.list_matches(status=status, event=event)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     if player is not None:
         needle = player.casefold()
         infos = [m for m in infos if any(needle in p.name.casefold() for p in m.players)]
@@ -183,7 +183,7 @@ def matches_show(
         info = store.match_info(match_id)
         match = store.resume(match_id)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     print_match_list([info], store.url)
     print_scoresheet(match, lang)
     if info.status == "playing":
@@ -205,7 +205,7 @@ def matches_export(
     try:
         text = write_match(store.resume(match_id))
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     if out is None:
         sys.stdout.write(text)
         return
@@ -229,14 +229,14 @@ def matches_delete(
     try:
         info = store.match_info(match_id)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     names = " v ".join(p.name for p in info.players)
     if not yes and not typer.confirm(f"delete match {match_id} ({names}, {info.actions} actions)?", default=False):
         fail("not deleted")
     try:
         store.delete_match(match_id)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     console.print(f"match {match_id} deleted", markup=False)
 
 
@@ -264,5 +264,5 @@ def bench_records_command(
         try:
             result = run_records_bench(console, url, played, matches, seed)
         except KaisaError as exc:
-            fail(str(exc))
+            fail(exc)
     print_records_bench(console, result)

@@ -49,7 +49,7 @@ def rule_command(
             assert events is not None
             ruling = rule_stroke(start, the_call, game, rules, log_json=read_json(events, "events"))
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     if as_json:
         sys.stdout.write(json.dumps(ruling.to_json(), indent=2, ensure_ascii=False) + "\n")
         return

@@ -49,9 +49,9 @@ def simulate_command(
         ensure_physics_ready(quiet=as_json)
         record = simulate_stroke(pos, stk, trajectories=trajectories)
     except KaisaError as exc:
-        fail(str(exc))
+        fail(exc)
     except ValueError as exc:
-        fail(str(exc))
+        fail(exc)
     if as_json:
         sys.stdout.write(json.dumps(record.to_json(), indent=2) + "\n")
     else:

@@ -52,7 +52,7 @@ def tournament_command(
     try:
         store = open_store(db)
     except StorageError as exc:
-        fail(str(exc))
+        fail(exc)
     ensure_physics_ready()
     if backend == "ray":
         where = f"the Ray cluster at {address}" if address else "a local Ray instance (about 10 s)"
@@ -75,7 +75,7 @@ def tournament_command(
             )  # fmt: skip
     except (TournamentError, StorageError) as exc:
         bar.stop()
-        fail(str(exc))
+        fail(exc)
     bar.stop()
     print_tournament(result, console)
     if out is not None:

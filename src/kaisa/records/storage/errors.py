@@ -20,10 +20,17 @@ class DatabaseUnavailableError(StorageError):
 
 
 class UnknownMatchError(StorageError, LookupError):
-    """No match with that id is stored."""
+    """No match with that id is stored. Its words name the match only, never the database's location, since the
+    web answers with them."""
 
     code = "unknown-match"
     kind = ErrorText("Ottelua ei löydy.", "No such match.")
+
+    def __init__(self, message: str, match_id: int | None = None) -> None:
+        super().__init__(message)
+        self.match_id = match_id
+        if match_id is not None:
+            self.text = ErrorText(f"Ottelua {match_id} ei löydy.", f"There is no match {match_id}.")
 
 
 class CorruptRecordError(StorageError):

@@ -650,7 +650,7 @@ class Store:
                     actions[a.match_id].append(a)
                 for match_id in batch:
                     if match_id not in rows:
-                        raise UnknownMatchError(f"there is no match {match_id} in the database at {self.url}")
+                        raise UnknownMatchError(f"there is no match {match_id}", match_id)
                     yield self._entries_of(session, rows[match_id], records, actions[match_id])
 
     def projections(
@@ -700,7 +700,7 @@ class Store:
                     )
                 for match_id in chosen:
                     if match_id not in matches:
-                        raise UnknownMatchError(f"there is no match {match_id} in the database at {self.url}")
+                        raise UnknownMatchError(f"there is no match {match_id}", match_id)
                     _, config, count, result, initial, current = matches[match_id]
                     yield Projected(
                         id=match_id,
@@ -932,9 +932,7 @@ class Store:
         if SEED_RANGE[0] <= match_id <= SEED_RANGE[1]:  # beyond 64 bits no row can have it (and drivers overflow)
             row = session.get(MatchRow, match_id, with_for_update=lock)
         if row is None:
-            raise UnknownMatchError(
-                f"there is no match {match_id} in the database at {self.url} (`kaisa matches` lists the stored ones)"
-            )
+            raise UnknownMatchError(f"there is no match {match_id}", match_id)
         return row
 
     def _action_rows(self, session: Session, row: MatchRow) -> list[ActionRow]:
