@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -11,6 +12,19 @@ import pytest
 from playwright.sync_api import Browser, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def docs_images() -> Path:
+    """Where the e2e tests save the README's pictures: docs/images when ``KAISA_DOCS_IMAGES=1`` (refreshing them on
+    purpose), else test-artifacts/docs-images, so an ordinary test run leaves the committed pictures alone."""
+    refresh = os.environ.get("KAISA_DOCS_IMAGES") == "1"
+    folder = REPOSITORY / "docs" / "images" if refresh else REPOSITORY / "test-artifacts" / "docs-images"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 INSTALL_HINT = (
     "the browser tests need Debian's Chromium at /usr/bin/chromium (or `chromium` on PATH): install it "
     "(Debian/Ubuntu as root: apt-get update && apt-get install -y chromium; .ci/run does this). "

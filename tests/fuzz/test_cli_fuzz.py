@@ -168,6 +168,8 @@ def test_a_name_with_markup_and_a_non_utf8_record_are_one_error_line(tmp_path: P
         ["simulate", "--position"],
         ["advise", "--position", "p.json", "--seed", "-5"],
         ["match", "--seed", "99999999999999999999999"],
+        ["tournament", "--players", "baseline,baseline", "--games", "0"],
+        ["dataset", "--players", "baseline,baseline", "--out", "/nonexistent/out", "--games", "0"],
     ],
 )
 def test_the_console_script_words_a_usage_error_in_one_line(args: list[str]) -> None:

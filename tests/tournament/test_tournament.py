@@ -357,10 +357,10 @@ def test_the_command_prints_the_table_and_writes_the_files(tmp_path: Path):
     [
         (["--players", "baseline,wizard"], "unknown player kind 'wizard'"),
         (["--players", "baseline"], "at least two players, not 1"),
-        (["--players", "baseline,baseline", "--games", "0"], "at least one game, not 0"),
+        (["--players", "baseline,baseline", "--games", "0"], "Invalid value for '--games'"),
         (["--players", "baseline,baseline", "--backend", "spark"], "unknown backend 'spark'"),
         (["--players", "baseline,baseline", "--seed", "-1"], "seed must be >= 0"),
-        (["--players", "baseline,baseline", "--workers", "0"], "at least 1"),
+        (["--players", "baseline,baseline", "--workers", "0"], "Invalid value for '--workers'"),
         (["--players", "baseline,baseline", "--address", "10.0.0.5:6379"], "with --backend ray"),
         (["--players", "baseline,baseline", "--backend", "ray", "--address", "nowhere"], "host:port"),
     ],

@@ -26,14 +26,14 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from kaisa.records.storage import open_store
 from kaisa.web import create_app
-from tests.browser import chromium
+from tests.browser import chromium, docs_images
 from tests.postgres_server import free_port
 from tests.web.club_helpers import start_kaisa_play, stop, to_shootout_lag
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+DOCS_IMAGES = docs_images()
 W, L = 1.42, 2.84
 CENTRE_SPOT = (W / 2, L / 2)
 HEAD_END_SPOT = (W / 2, L / 8)

@@ -33,7 +33,7 @@ from playwright.sync_api import Error as PlaywrightError
 from kaisa.records.storage import open_store
 from kaisa.table import OFFICIAL, PocketId
 from kaisa.web import create_app
-from tests.browser import chromium, chromium_executable
+from tests.browser import chromium, chromium_executable, docs_images
 from tests.postgres_server import free_port
 
 pytestmark = pytest.mark.slow
@@ -757,7 +757,7 @@ def test_a_person_pots_seeded_called_pots_with_the_aim_helper(live: LiveServer, 
 
 # --- a whole match, the summary, the history and a replay, in both languages and at both sizes ----------------------
 
-DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+DOCS_IMAGES = docs_images()
 SIZES = {"desktop": (1440, 900), "phone": (390, 844)}
 
 

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser import chromium
+from tests.browser import chromium, docs_images
 from tests.postgres_server import free_port
 from tests.web.test_web_club_e2e import Pages, Server, strokes_entered, tap
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
-DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+DOCS_IMAGES = docs_images()
 PHONE = (390, 844)
 LAPTOP = (1440, 900)
 NAMES = [
