@@ -15,19 +15,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, exc, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from kaisa.competition.kaavio import Kaavio
 from kaisa.errors import ErrorText
-from kaisa.records.storage import AccessDeniedError, DatabaseUnavailableError, StorageError, Store
-from kaisa.records.storage.engine import SQLITE_BEGIN_OPTION, first_line
+from kaisa.records.storage import AccessDeniedError, StorageError, Store
+from kaisa.records.storage.engine import SQLITE_BEGIN_OPTION
 from kaisa.records.storage.errors import CorruptRecordError
 from kaisa.records.storage.models import (
     COMPETITION_NAME_LENGTH,
@@ -35,6 +35,7 @@ from kaisa.records.storage.models import (
     CompetitionKeyRow,
     CompetitionRow,
 )
+from kaisa.records.storage.store import transaction
 
 MIN_TOKEN_LENGTH = 16
 """A director's token is a secret: long enough not to be guessed."""
@@ -211,25 +212,8 @@ class CompetitionStore:
 
     # --- helpers ---------------------------------------------------------------------------------------
 
-    @contextmanager
-    def _session(self, engine: Any, doing: str) -> Iterator[Session]:
-        try:
-            with Session(engine, expire_on_commit=False) as session, session.begin():
-                yield session
-        except StorageError:
-            raise
-        except json.JSONDecodeError as error:
-            raise CorruptRecordError(f"{doing}: a stored JSON column is not valid JSON ({error})") from None
-        except exc.IntegrityError as error:
-            raise StorageError(
-                f"{doing}: the database refused the write ({first_line(error)}); nothing was written"
-            ) from None
-        except (exc.OperationalError, exc.InterfaceError) as error:
-            raise DatabaseUnavailableError(
-                f"{doing}: the database failed ({first_line(error)}); nothing was written"
-            ) from None
-        except exc.SQLAlchemyError as error:
-            raise StorageError(f"{doing}: {first_line(error)}; nothing was written") from None
+    def _session(self, engine: Any, doing: str) -> AbstractContextManager[Session]:
+        return transaction(engine, doing)
 
     def _row(self, session: Session, competition_id: int, *, lock: bool = False) -> CompetitionRow:
         row = None

@@ -897,25 +897,8 @@ class Store:
 
     # --- helpers -----------------------------------------------------------------------------------
 
-    @contextmanager
-    def _session(self, engine: Engine, doing: str) -> Iterator[Session]:
-        try:
-            with Session(engine, expire_on_commit=False) as session, session.begin():
-                yield session
-        except StorageError:
-            raise
-        except json.JSONDecodeError as error:
-            raise CorruptRecordError(f"{doing}: a stored JSON column is not valid JSON ({error})") from None
-        except exc.IntegrityError as error:
-            raise StorageError(
-                f"{doing}: the database refused the write ({first_line(error)}); nothing was written"
-            ) from None
-        except (exc.OperationalError, exc.InterfaceError) as error:
-            raise DatabaseUnavailableError(
-                f"{doing}: the database at {self.url} failed ({first_line(error)}); nothing was written"
-            ) from None
-        except exc.SQLAlchemyError as error:
-            raise StorageError(f"{doing}: {first_line(error)}; nothing was written") from None
+    def _session(self, engine: Engine, doing: str) -> AbstractContextManager[Session]:
+        return transaction(engine, doing, f" at {self.url}")
 
     def _read(self, doing: str) -> AbstractContextManager[Session]:
         """A read-only transaction (one snapshot on PostgreSQL)."""
@@ -1008,6 +991,29 @@ class Store:
                 )
             )
         return out
+
+
+@contextmanager
+def transaction(engine: Engine, doing: str, where: str = "") -> Iterator[Session]:
+    """One transaction on ``engine``, committed when the block ends; a failure is rolled back and said as the
+    storage's error for ``doing`` (``where``: the database's location for the command line, or nothing)."""
+    try:
+        with Session(engine, expire_on_commit=False) as session, session.begin():
+            yield session
+    except StorageError:
+        raise
+    except json.JSONDecodeError as error:
+        raise CorruptRecordError(f"{doing}: a stored JSON column is not valid JSON ({error})") from None
+    except exc.IntegrityError as error:
+        raise StorageError(
+            f"{doing}: the database refused the write ({first_line(error)}); nothing was written"
+        ) from None
+    except (exc.OperationalError, exc.InterfaceError) as error:
+        raise DatabaseUnavailableError(
+            f"{doing}: the database{where} failed ({first_line(error)}); nothing was written"
+        ) from None
+    except exc.SQLAlchemyError as error:
+        raise StorageError(f"{doing}: {first_line(error)}; nothing was written") from None
 
 
 def open_store(url: str | os.PathLike[str] | None = None) -> Store:
