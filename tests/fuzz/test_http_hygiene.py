@@ -6,6 +6,7 @@ lax coercion, NUL in names, and the one error shape ``{detail, code, fi, en, err
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,15 @@ def test_every_answer_has_security_headers(client: TestClient) -> None:
         assert answer.headers["x-frame-options"] == "DENY"
         assert answer.headers["referrer-policy"] == "no-referrer"
         assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+
+
+def test_every_answer_carries_the_servers_clock_in_milliseconds(client: TestClient) -> None:
+    """The club clock corrects for the phone's clock by it (the Date header has whole seconds, up to 2 s late)."""
+    before = time.time() * 1000
+    answers = (client.get("/"), client.get("/api/matches"), client.get("/api/matches/999"))
+    after = time.time() * 1000
+    for answer in answers:
+        assert before - 1 <= int(answer.headers["x-kaisa-time"]) <= after + 1
 
 
 def test_dns_rebinding_host_names_are_refused(database: Path) -> None:

@@ -9,7 +9,10 @@ reachable from other web sites a browser on the same machine or network visits.
   another origin: its ``Origin`` names another host, or ``Sec-Fetch-Site`` says ``cross-site``. Browsers send
   these even on body-less requests such as ``POST /api/matches/1/undo``, which CORS never pre-flights.
 - An id in the path must be plain digits: ``/api/matches/1.0`` is refused, not read as match 1.
-- Every answer carries security headers (no sniffing, no framing, no referrer: club links carry tokens).
+- Every answer carries security headers (no sniffing, no framing, no referrer: club links carry tokens), and
+  the server's clock in milliseconds (``X-Kaisa-Time``): the live club clock counts from the server's time of
+  the last entry, and the ``Date`` header has whole seconds that uvicorn refreshes once a second, so a page
+  correcting by it could show a clock standing at 0:00 for seconds after an entry.
 
 Each refusal has the one error shape of the API: ``{"detail", "code", "fi", "en"}``.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import json
+import time
 import os
 import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
@@ -32,6 +36,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 ENV_ALLOWED_HOSTS = "KAISA_ALLOWED_HOSTS"
+SERVER_TIME_HEADER = b"x-kaisa-time"
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-content-type-options", b"nosniff"),
@@ -180,6 +185,7 @@ class OriginGuard:
                 message["headers"] = [
                     *message.get("headers", []),
                     *(h for h in SECURITY_HEADERS if h[0] not in present),
+                    (SERVER_TIME_HEADER, str(int(time.time() * 1000)).encode()),
                 ]
             await send(message)
 

@@ -3,6 +3,7 @@
 // No rules live here: the server's referee decides; these pages show what it answered.
 
 import "./club-strings.js";
+import { serverTime } from "./club-queue.js";
 import { ruleText, serverText, t } from "./i18n.js";
 import { TableView } from "./table.js";
 import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
@@ -69,11 +70,11 @@ export function tableTitle(view) {
 }
 
 /** When each stored match last changed, as Date.now() values: /api/matches has the server's times; the answer's
- * Date header corrects for a difference between the server's clock and this device's (to a second). */
+ * server time corrects for a difference between the server's clock and this device's. */
 export async function changeTimes() {
   const response = await fetch("/api/matches");
   if (!response.ok) return new Map();
-  const server = Date.parse(response.headers.get("date") || "");
+  const server = serverTime(response);
   const skew = Number.isFinite(server) ? Date.now() - server : 0;
   const list = await response.json();
   return new Map(list.map((m) => [m.id, Date.parse(m.updated_at) + skew]));

@@ -8,6 +8,14 @@ const STORE_PREFIX = "kaisa.club.queue.";
 const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const SHOW_CONFIRMED_MS = 8000;
 
+/** The server's clock when it answered (ms since the epoch), or NaN: its X-Kaisa-Time header (milliseconds),
+ * else the Date header (whole seconds, refreshed once a second: up to two seconds behind). */
+export function serverTime(response) {
+  const precise = Number(response.headers.get("x-kaisa-time"));
+  if (Number.isFinite(precise) && precise > 0) return precise;
+  return Date.parse(response.headers.get("date") || "");
+}
+
 /** A refusal from the server (4xx): its status, stable code and its text in Finnish and English. */
 export class ClubError extends Error {
   constructor(status, data) {
@@ -58,7 +66,7 @@ async function send(method, path, body, headers) {
     data = text;
   }
   if (!response.ok) throw new ClubError(response.status, data);
-  return { data, date: response.headers.get("date") };
+  return { data, time: serverTime(response) };
 }
 
 /** The entries of one match: sent in order, each exactly once. `onChange()` after every change of the list;
@@ -147,13 +155,13 @@ export class EntryQueue {
         this.save();
         const headers = { "X-Kaisa-Token": this.token, "Idempotency-Key": item.key };
         try {
-          const { data, date } = await send(item.method, item.path, item.body, headers);
+          const { data, time } = await send(item.method, item.path, item.body, headers);
           item.state = "confirmed";
           item.confirmedAt = Date.now();
           this.offline = false;
           this.attempt = 0;
           this.save();
-          this.settle(item, null, { data, date });
+          this.settle(item, null, { data, time });
           setTimeout(() => this.prune(), SHOW_CONFIRMED_MS);
         } catch (error) {
           if (error instanceof ClubError) {

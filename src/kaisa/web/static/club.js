@@ -24,7 +24,7 @@ import {
   watch,
   whoOf,
 } from "./club-common.js";
-import { ClubError, EntryQueue, QueuedError, entryKey } from "./club-queue.js";
+import { ClubError, EntryQueue, QueuedError, entryKey, serverTime } from "./club-queue.js";
 import { applyLabels, lang, onLangChange, ruleText, setLang, t } from "./i18n.js";
 import * as placement from "./placement.js";
 import { BALL_IDS, POCKET_IDS, dist } from "./table.js";
@@ -381,12 +381,12 @@ class MatchPage {
   async fetchView() {
     const response = await fetch(`/api/club/matches/${this.id}`);
     if (!response.ok) throw new ClubError(response.status, await response.json().catch(() => null));
-    this.noteDate(response.headers.get("date"));
+    this.noteTime(serverTime(response));
     return response.json();
   }
 
-  noteDate(date) {
-    const server = Date.parse(date || "");
+  /** The server's clock when it answered (ms): this device's difference from it, for the times it sends. */
+  noteTime(server) {
     if (Number.isFinite(server)) {
       this.skew = Date.now() - server;
       setSkew(this.skew);
@@ -395,15 +395,15 @@ class MatchPage {
 
   /** Send an entry through the queue (its key made here): the answer, or a QueuedError when it must wait. */
   async send(kind, path, body, label, method = "POST") {
-    const { data, date } = await this.queue.add(kind, method, `/api/club/matches/${this.id}${path}`, body, label);
-    this.noteDate(date);
+    const { data, time } = await this.queue.add(kind, method, `/api/club/matches/${this.id}${path}`, body, label);
+    this.noteTime(time);
     return data;
   }
 
   /** An entry that had to wait was confirmed: show the match as it is now. */
   async late(item, answer) {
     if (!this.alive()) return;
-    this.noteDate(answer.date);
+    this.noteTime(answer.time);
     const data = answer.data;
     if (data && data.match && data.outcome) this.played(data);
     else if (data && data.id !== undefined) this.apply(data, { own: true });
@@ -846,6 +846,8 @@ class MatchPage {
 
   // --- talking to the server ----------------------------------------------------------------------------------
 
+  /** One entry sent and answered: the form is locked (keys too) until the page shows the answer, stroke list
+   * included, so each answer's visible change comes at the moment the page takes keys again. */
   async run(work) {
     if (this.busy) return;
     if (!this.canEnter) {
@@ -907,11 +909,11 @@ class MatchPage {
       const { index, n } = this.editing;
       return this.run(async () => {
         const view = await this.send("correct", `/strokes/${index}`, { call, marks }, t("club.undo.stroke", { n }), "PUT");
+        await this.loadActions();
         this.editing = null;
         this.entry = newEntry();
         this.ctxKey = null;
         this.apply(view, { own: true });
-        await this.loadActions();
         this.lastFromActions();
         showMessage(t("club.corrected", { n }), "info");
       });
@@ -919,9 +921,9 @@ class MatchPage {
     const n = this.view.strokes + 1;
     return this.run(async () => {
       const answer = await this.send("stroke", "/strokes", { call, marks }, t("club.undo.stroke", { n }));
+      await this.loadActions();
       clearMessage();
       this.played(answer);
-      await this.loadActions();
       this.afterOver();
       this.render();
       this.showRuling();
@@ -939,23 +941,26 @@ class MatchPage {
     }
     const point = this.w2;
     return this.run(async () => {
-      this.played(await this.send("place-w2", "/place-w2", { point }, t("club.strokes.placeW2")));
+      const answer = await this.send("place-w2", "/place-w2", { point }, t("club.strokes.placeW2"));
       await this.loadActions();
+      this.played(answer);
     });
   }
 
   /** 6: the shoot-out's lag winner chose who shoots first. */
   chooseStarter(ball) {
     return this.run(async () => {
-      this.played(await this.send("starter", "/shootout-starter", { cue_ball: ball }, t("club.starter.chosen", { name: nameOf(this.view, ball) })));
+      const answer = await this.send("starter", "/shootout-starter", { cue_ball: ball }, t("club.starter.chosen", { name: nameOf(this.view, ball) }));
       await this.loadActions();
+      this.played(answer);
     });
   }
 
   lagWon(winner) {
     return this.run(async () => {
-      this.played(await this.send("lag", "/lag", { winner }, t("club.lag.title")));
+      const answer = await this.send("lag", "/lag", { winner }, t("club.lag.title"));
       await this.loadActions();
+      this.played(answer);
     });
   }
 
@@ -971,10 +976,10 @@ class MatchPage {
     this.renderUndo();
     return this.run(async () => {
       const view = await this.send("undo", "/undo", undefined, t("club.undo"));
+      await this.loadActions();
       this.editing = null;
       this.ctxKey = null;
       this.apply(view, { own: true });
-      await this.loadActions();
       this.lastFromActions();
       showMessage(t("club.undone"), "info");
     });
@@ -982,9 +987,10 @@ class MatchPage {
 
   forfeit(ball) {
     return this.run(async () => {
-      this.played(await this.send("forfeit", "/forfeit", { cue_ball: ball }, t("club.strokes.forfeit")));
-      this.entry.forfeit = null;
+      const answer = await this.send("forfeit", "/forfeit", { cue_ball: ball }, t("club.strokes.forfeit"));
       await this.loadActions();
+      this.played(answer);
+      this.entry.forfeit = null;
       this.afterOver();
     });
   }
@@ -1014,9 +1020,9 @@ class MatchPage {
     const seconds = Math.max(1, Math.min(MAX_BREAK, Math.round((Date.now() - run.start) / 1000)));
     return this.run(async () => {
       const answer = await this.send("break", "/break", { cue_ball: run.ball, seconds }, t("club.break.of", { name: nameOf(this.view, run.ball) }));
+      await this.loadActions();
       this.breakRun = null;
       this.played(answer);
-      await this.loadActions();
     });
   }
 

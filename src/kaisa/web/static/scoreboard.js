@@ -4,6 +4,7 @@
 
 import { exportsOf } from "./api.js";
 import { $, headline, liveBadge, renderBoard, renderClock, setSkew, tableTitle, watch } from "./club-common.js";
+import { serverTime } from "./club-queue.js";
 import { applyLabels, onLangChange, setLang, t } from "./i18n.js";
 import { el } from "./ui.js";
 
@@ -39,7 +40,7 @@ function update(tables) {
   render();
 }
 
-let skew = 0; // this device's clock minus the server's (ms), from the Date header
+let skew = 0; // this device's clock minus the server's (ms), from the answers' server time
 
 function clockStart(view) {
   const start = Date.parse(view.clock_since || view.updated_at || "");
@@ -47,7 +48,7 @@ function clockStart(view) {
 }
 
 function noteDate(response) {
-  const server = Date.parse(response.headers.get("date") || "");
+  const server = serverTime(response);
   if (Number.isFinite(server)) {
     skew = Date.now() - server;
     setSkew(skew);
