@@ -22,9 +22,9 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import json
-import time
 import os
 import re
+import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
