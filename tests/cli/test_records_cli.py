@@ -90,6 +90,21 @@ def test_stats_reads_stored_rulings_and_fits_80_columns(record_file: Path, tmp_p
     assert max(len(line) for line in table.output.splitlines()) <= 80
     csv = invoke("stats", "--db", db, "--csv")
     assert "'=HYPERLINK(x)" in csv.output
+    assert table.output.split()[:4] == ["Statistics", "over", "1", "match"]  # one match, not "1 match(es)"
+
+
+def test_stats_in_finnish_fit_80_columns_with_a_decimal_comma(record_file: Path, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'k.sqlite3'}"
+    assert invoke("replay", str(record_file), "--store", "--db", db).exit_code == 0
+    table = invoke("stats", "--db", db, "--lang", "fi")
+    assert table.exit_code == 0, table.output
+    assert table.output.split()[:3] == ["Tilastot,", "1", "ottelu"]
+    assert "pelaaja" in table.output and "[/] Aino" in table.output
+    assert re.search(r"\b\d+,\d\d\b", table.output), "points per inning with a decimal comma"
+    assert not re.search(r"\b\d+\.\d\d\b", table.output)
+    assert max(len(line) for line in table.output.splitlines()) <= 80
+    wrong = invoke("stats", "--db", db, "--lang", "sv")
+    assert wrong.exit_code == 2 and "--lang is fi or en" in wrong.output
 
 
 def test_record_path_is_checked_before_the_match(tmp_path: Path) -> None:

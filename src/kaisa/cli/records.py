@@ -93,6 +93,7 @@ def stats_command(
     ] = None,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    lang: Lang = "en",
 ) -> None:
     """Statistics per player: wins, points, innings, runs (sarja), points per inning, called-pot success, fouls.
 
@@ -100,6 +101,7 @@ def stats_command(
     and checked."""
     from kaisa.records.stats import MatchStats, aggregate, record_stats, stored_stats, to_csv, to_json
 
+    check_lang(lang)
     if as_csv and as_json:
         fail("give --csv or --json, not both")
     quiet = as_csv or as_json
@@ -130,7 +132,7 @@ def stats_command(
     if as_json:
         sys.stdout.write(to_json(totals) + "\n")
         return
-    print_stats(totals, len(matches))
+    print_stats(totals, len(matches), lang)
 
 
 # --- kaisa matches ---------------------------------------------------------------------------------------

@@ -238,27 +238,50 @@ def print_advice(
     )
 
 
-def print_stats(totals: Sequence[PlayerTotals], matches: int) -> None:
+STATS_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "one": "Statistics over 1 match",
+        "many": "Statistics over {n} matches",
+        "columns": "player games won lost points inn. avg runs pots fouls",
+        "key": "inn. = innings; avg = points per inning; runs = longest/second run (sarja); pots = called pots made",
+    },
+    "fi": {
+        "one": "Tilastot, 1 ottelu",
+        "many": "Tilastot, {n} ottelua",
+        "columns": "pelaaja ott. V T pist. vuor. ka sarjat puss. virh.",
+        "key": "ott. = ottelut; V = voitot; T = tappiot; pist. = pisteet; vuor. = lyöntivuorot; ka = pisteitä"
+        " vuoroa kohden; sarjat = pisin/toiseksi pisin sarja; puss. = onnistuneet ilmoitetut pussitukset;"
+        " virh. = virheet",
+    },
+}
+"""The words of ``kaisa stats`` in each language (the columns space-separated, in order)."""
+
+
+def print_stats(totals: Sequence[PlayerTotals], matches: int, lang: str = "en") -> None:
     """Per-player figures in columns that fit 80 characters: won-lost, points, innings, points per inning
-    (avg), the two longest runs, called-pot success and fouls."""
-    table = Table(title=f"Statistics over {matches} match(es)", title_justify="left", box=box.SIMPLE_HEAD)
-    table.add_column("player", overflow="fold", max_width=20)
-    for col in ("games", "won", "lost", "points", "inn.", "avg", "runs", "pots", "fouls"):
+    (avg), the two longest runs, called-pot success and fouls; Finnish with a decimal comma."""
+    words = STATS_WORDS[lang]
+    title = words["one"] if matches == 1 else words["many"].format(n=matches)
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    player, *columns = words["columns"].split()
+    table.add_column(player, overflow="fold", max_width=20)
+    for col in columns:
         table.add_column(col, justify="right", no_wrap=True)
+
+    def decimal(value: float) -> str:
+        text = f"{value:.2f}"
+        return text.replace(".", ",") if lang == "fi" else text
+
+    percent = "{:.0f} %" if lang == "fi" else "{:.0f}%"
     for t in totals:
         ppi, success = t.points_per_inning, t.called_pot_success
         table.add_row(
             Text(t.name), str(t.matches), str(t.wins), str(t.losses), str(t.points), str(t.innings),
-            "-" if ppi is None else f"{ppi:.2f}", f"{t.longest_run}/{t.second_longest_run}",
-            "-" if success is None else f"{100 * success:.0f}%", str(t.fouls),
+            "-" if ppi is None else decimal(ppi), f"{t.longest_run}/{t.second_longest_run}",
+            "-" if success is None else percent.format(100 * success), str(t.fouls),
         )  # fmt: skip
     console.print(table)
-    console.print(
-        Text(
-            "inn. = innings; avg = points per inning; runs = longest/second run (sarja); pots = called pots made",
-            style="dim",
-        )
-    )
+    console.print(Text(words["key"], style="dim"))
 
 
 def print_match_list(infos: Sequence[MatchInfo], url: str) -> None:
