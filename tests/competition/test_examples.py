@@ -19,6 +19,7 @@ from kaisa.competition.cup import cup_order
 from kaisa.competition.draw import round2_pairs, seed_numbers_8, seed_numbers_24
 from kaisa.competition.placings import placings, prize_split, ranking_points, round_up
 from kaisa.competition.search import SGame, search
+from kaisa.errors import error_text
 
 
 def make(n: int, kind: KaavioType = KaavioType.DOUBLE, tables: int = 8, seeding: Seeding = Seeding.NONE) -> Kaavio:
@@ -261,6 +262,11 @@ def test_4_1_correction_locked_once_a_player_started_his_next_game() -> None:
     with pytest.raises(CompetitionError) as e:
         k.record(g12.number, "30", "60")
     assert e.value.code == "locked"
+    # a person reads the refusal in its own words in both languages, wherever it is shown
+    text = error_text(e.value)
+    assert (text.fi, text.en) == (e.value.fi, e.value.en)
+    assert text.fi
+    assert text.fi != text.en
 
 
 def test_result_sent_twice_recorded_once() -> None:

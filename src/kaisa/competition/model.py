@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from kaisa.errors import KaisaError
+from kaisa.errors import ErrorText, KaisaError
 
 #: A knockout round so late that no game reaches it: the tuplakaavio never knocks out on one loss.
 NEVER = 999
@@ -20,11 +20,15 @@ NEVER = 999
 class CompetitionError(KaisaError):
     """Bad input to a competition: a stable ``code`` plus the message in Finnish and English."""
 
+    kind = ErrorText("Kilpailun tieto on virheellinen.", "The competition's data is not valid.")
+
     def __init__(self, code: str, fi: str, en: str) -> None:
         super().__init__(en)
         self.code = code
         self.fi = fi
         self.en = en
+        self.text = ErrorText(fi, en)
+        """The whole refusal in both languages (:func:`kaisa.errors.error_text` reads it)."""
 
 
 class KaavioType(StrEnum):

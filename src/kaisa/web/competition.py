@@ -106,7 +106,7 @@ class KaavioConflictError(IllegalActionError):
 
 def refusal(error: CompetitionError) -> KaisaError:
     kind = KaavioConflictError if error.code in CONFLICTS else KaavioRefusalError
-    return kind(error.code.replace("_", "-"), error.fi, error.en)
+    return kind(error.code.replace("_", "-"), error.text.fi, error.text.en)
 
 
 # --- request bodies -------------------------------------------------------------------------------------
