@@ -7,10 +7,11 @@ parameters) is built here in code, so results never depend on ``~/.config/poolto
 from __future__ import annotations
 
 import math
+import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -95,6 +96,10 @@ contacts between separating balls cannot happen within 2 ms (friction cannot tur
 
 MAX_ENGINE_EVENTS = 50_000
 """A shot with more engine events than this is stopped and reported as a simulation error."""
+
+BACKEND_ENV = "KAISA_PHYSICS_BACKEND"
+"""``KAISA_PHYSICS_BACKEND=compiled`` plays strokes without trajectories by the compiled event loop
+(:mod:`kaisa.physics.compiled`, behind this flag until it agrees with pooltool); unset, pooltool plays."""
 
 CUE_BALL_OFFSET_TO_POOLTOOL_SIDE = -1.0
 """pooltool's side offset ``a`` is positive on the ball's *left*; ours is positive on the right."""
@@ -270,6 +275,21 @@ def simulate(
         raise ValueError(f"trajectory rate {trajectories} Hz is out of range: allowed is [1, 1000] Hz")
     if not warmup.noticed:  # the first stroke of a process: say so if it has to compile the kernels
         warmup.notice_first_use()
+    if trajectories is None and os.environ.get(BACKEND_ENV) == "compiled":
+        from kaisa.physics import compiled  # only behind the flag: the default path never compiles its kernels
+
+        return compiled.simulate(position, stroke, spec=spec)
+    return simulate_pooltool(position, stroke, trajectories=trajectories, spec=spec)
+
+
+def simulate_pooltool(
+    position: Position,
+    stroke: Stroke,
+    *,
+    trajectories: float | None = None,
+    spec: TableSpec = OFFICIAL,
+) -> ShotRecord:
+    """:func:`simulate` by pooltool itself, whatever :data:`BACKEND_ENV` says."""
     ptable = physics_table(spec)
     centres = _prepare(position, stroke, spec)
     system = run_engine(build_system(centres, stroke, ptable))
@@ -291,13 +311,41 @@ def _positions_of(event: Any, ball_ids: tuple[str, ...]) -> dict[BallId, Point]:
     return out
 
 
+RawEvent = tuple[EventType, tuple[str, ...], float, "Mapping[BallId, Point] | Callable[[], Mapping[BallId, Point]]"]
+"""An engine event as :func:`domain_events` reads it: type, ids, time, and the positions of its balls
+before resolution (or a function giving them, called only for events that are logged)."""
+
+_LOGGED = frozenset(
+    (
+        EventType.STICK_BALL,
+        EventType.BALL_BALL,
+        EventType.BALL_LINEAR_CUSHION,
+        EventType.BALL_CIRCULAR_CUSHION,
+        EventType.BALL_POCKET,
+    )
+)
+
+
 def translate_events(system: pt.System, ptable: PhysicsTable) -> tuple[Event, ...]:
-    """pooltool's event list -> the domain log: strike, ball, rail, jaw and pocket events in time order.
+    """pooltool's event list -> the domain log (:func:`domain_events`)."""
+    ball_ids = tuple(system.balls)
+    return domain_events(
+        (
+            (ev.event_type, ev.ids, float(ev.time), partial(_positions_of, ev, ball_ids))
+            for ev in system.events
+            if ev.event_type in _LOGGED
+        ),
+        ptable,
+    )
+
+
+def domain_events(raw: Iterable[RawEvent], ptable: PhysicsTable) -> tuple[Event, ...]:
+    """Engine events -> the domain log: strike, ball, rail, jaw and pocket events in time order.
 
     A burst of contacts between the same two balls, or the same ball and cushion piece, within
-    :data:`BURST_WINDOW` of the previous one is one contact.
+    :data:`BURST_WINDOW` of the previous one is one contact. Both backends (pooltool and
+    :mod:`kaisa.physics.compiled`) are translated here.
     """
-    ball_ids = tuple(system.balls)
     out: list[Event] = []
     last_seen: dict[tuple[object, ...], float] = {}
 
@@ -306,36 +354,52 @@ def translate_events(system: pt.System, ptable: PhysicsTable) -> tuple[Event, ..
         last_seen[key] = t
         return previous is None or t - previous >= BURST_WINDOW
 
-    for ev in system.events:
-        kind = ev.event_type
-        t = float(ev.time)
+    def where(positions: Mapping[BallId, Point] | Callable[[], Mapping[BallId, Point]]) -> dict[BallId, Point]:
+        return dict(positions() if callable(positions) else positions)
+
+    for kind, ids, t, positions in raw:
         if kind == EventType.STICK_BALL:
-            out.append(StrikeEvent(t, BallId(ev.ids[1]), _positions_of(ev, ball_ids)))
+            out.append(StrikeEvent(t, BallId(ids[1]), where(positions)))
         elif kind == EventType.BALL_BALL:
-            a, b = BallId(ev.ids[0]), BallId(ev.ids[1])
+            a, b = BallId(ids[0]), BallId(ids[1])
             if fresh(("ball", frozenset((a, b))), t):
-                out.append(BallContactEvent(t, a, b, _positions_of(ev, ball_ids)))
+                out.append(BallContactEvent(t, a, b, where(positions)))
         elif kind in (EventType.BALL_LINEAR_CUSHION, EventType.BALL_CIRCULAR_CUSHION):
-            ball = BallId(ev.ids[0])
-            surface = ptable.surfaces[ev.ids[1]]
+            ball = BallId(ids[0])
+            surface = ptable.surfaces[ids[1]]
             if not fresh(("cushion", ball, surface), t):
                 continue
             if surface.rail is not None:
-                out.append(RailEvent(t, ball, surface.rail, _positions_of(ev, ball_ids)))
+                out.append(RailEvent(t, ball, surface.rail, where(positions)))
             else:
                 assert surface.pocket is not None
-                out.append(JawEvent(t, ball, surface.pocket, surface.side, _positions_of(ev, ball_ids)))
+                out.append(JawEvent(t, ball, surface.pocket, surface.side, where(positions)))
         elif kind == EventType.BALL_POCKET:
-            out.append(PocketEvent(t, BallId(ev.ids[0]), ptable.pockets[ev.ids[1]], _positions_of(ev, ball_ids)))
+            out.append(PocketEvent(t, BallId(ids[0]), ptable.pockets[ids[1]], where(positions)))
     return tuple(out)
 
 
 def _final_position(system: pt.System, spec: TableSpec) -> Position:
+    return final_position(
+        (
+            (
+                bid,
+                None
+                if ball.state.s == ptconst.pocketed
+                else (float(ball.state.rvw[0, 0]), float(ball.state.rvw[0, 1])),
+            )
+            for bid, ball in system.balls.items()
+        ),
+        spec,
+    )
+
+
+def final_position(rests: Iterable[tuple[str, Point | None]], spec: TableSpec) -> Position:
+    """The balls at rest (None: pocketed) -> the final position; a ball through a cushion is an error."""
     final: dict[BallId, Point] = {}
-    for bid, ball in system.balls.items():
-        if ball.state.s == ptconst.pocketed:
+    for bid, p in rests:
+        if p is None:
             continue
-        p = (float(ball.state.rvw[0, 0]), float(ball.state.rvw[0, 1]))
         if not spec.ball_fits(p, tolerance=FINAL_TOLERANCE):
             raise SimulationError(
                 f"{bid} came to rest at ({p[0]:.4f}, {p[1]:.4f}), through a cushion; the physics engine lost it"

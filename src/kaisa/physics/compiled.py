@@ -1,0 +1,916 @@
+"""A compiled event loop: pooltool 0.6.0's event-based simulation as numba functions over plain arrays.
+
+This is a second physics backend, behind a flag. ``KAISA_PHYSICS_BACKEND=compiled`` makes
+:func:`kaisa.physics.engine.simulate` play strokes without trajectories here; everything else (the
+default, and any stroke sampled for animation) runs pooltool itself. Nothing imports this module
+unless the flag is set or it is asked for by name (the agreement bench and its test), so the default
+path never compiles these kernels.
+
+What runs here is pooltool's own loop, step for step (``pooltool.evolution.event_based.simulate``):
+the next event is the earliest of the next transition and the earliest cached ball-ball, circular
+cushion, linear cushion and pocket time, ties broken as pooltool breaks them (the first entry of the
+cache in dictionary order, which this keeps as an insertion counter; then the priority tier and energy);
+every ball is evolved to it by pooltool's ``evolve_ball_motion``; the event is resolved by the models
+:func:`kaisa.physics.engine.build_resolver` pins (the ball-ball ``make_kiss``, Alciatore friction,
+``_resolve_ball_ball`` and ``resolve_continually_touching``; the cushions' ``make_kiss`` and Stronge's
+compliant model; the pocket; the transitions), written out with the same floating-point operations in
+the same order, and calling pooltool's numba kernels wherever pooltool does; the caches are updated and
+invalidated as pooltool's are. The only Python inside the loop is Stronge's stick-slip solution
+(``resolve_collinear_compliant_frictional_inelastic_collision`` with its scipy root finder), called
+through numba's object mode for the contacts that are not gross slip. The stick's strike happens before
+the loop, in Python, by pooltool's own :class:`InstantaneousPoint`.
+
+The kernels are compiled with ``cache=True``: the first use on a machine compiles them (about 20 s on
+this project's 2-core machine, see docs/PERFORMANCE.md) and later processes load them from numba's cache.
+
+The agreement with pooltool (event sequences, final positions, referee rulings over random strokes)
+and the speed are measured side by side by ``kaisa bench compiled`` (:mod:`kaisa.bench.compiled`) and
+checked by ``tests/physics/test_compiled.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import pooltool as pt
+import pooltool.constants as ptconst
+from numpy.typing import NDArray
+from pooltool.events import EventType
+from pooltool.evolution.event_based import solve
+from pooltool.physics.evolve import evolve_ball_motion
+from pooltool.physics.resolve import stronge_compliant as stronge
+from pooltool.physics.resolve.ball_ball.frictional_inelastic import _resolve_ball_ball
+from pooltool.ptmath import utils as ptu
+from pooltool.ptmath.roots import quadratic
+
+from kaisa.errors import SimulationError
+from kaisa.model import BallId, Position, ShotRecord, Stroke
+from kaisa.physics import engine
+from kaisa.table import OFFICIAL, Point, TableSpec
+
+BACKEND_ENV = "KAISA_PHYSICS_BACKEND"
+"""The environment variable that chooses this backend: ``KAISA_PHYSICS_BACKEND=compiled``."""
+
+F8 = NDArray[np.float64]
+I8 = NDArray[np.int64]
+
+# --- event kinds (codes in the compiled event log) ------------------------------------------------------
+
+K_BALL_BALL = 1
+K_LINEAR = 2
+K_CIRCULAR = 3
+K_POCKET = 4
+K_SPINNING_STATIONARY = 5
+K_ROLLING_STATIONARY = 6
+K_ROLLING_SPINNING = 7
+K_SLIDING_ROLLING = 8
+
+KIND_TO_EVENT_TYPE: dict[int, EventType] = {
+    K_BALL_BALL: EventType.BALL_BALL,
+    K_LINEAR: EventType.BALL_LINEAR_CUSHION,
+    K_CIRCULAR: EventType.BALL_CIRCULAR_CUSHION,
+    K_POCKET: EventType.BALL_POCKET,
+    K_SPINNING_STATIONARY: EventType.SPINNING_STATIONARY,
+    K_ROLLING_STATIONARY: EventType.ROLLING_STATIONARY,
+    K_ROLLING_SPINNING: EventType.ROLLING_SPINNING,
+    K_SLIDING_ROLLING: EventType.SLIDING_ROLLING,
+}
+
+# error codes the loop returns (0 = settled)
+E_TOO_MANY_EVENTS = 1
+E_MODEL = 2  # a pooltool model would have raised (an assertion or an empty root list): pooltool answers instead
+
+STATIONARY = ptconst.stationary
+SPINNING = ptconst.spinning
+SLIDING = ptconst.sliding
+ROLLING = ptconst.rolling
+POCKETED = ptconst.pocketed
+MIN_DIST = ptconst.MIN_DIST
+
+_JIT: dict[str, Any] = {"nopython": True, "cache": True, "error_model": "numpy"}
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _jit(fn: _F) -> _F:
+    """numba's nopython jit, cached on disk, with numpy's float semantics (x / 0 is inf, as in pooltool's
+    Python), typed for mypy as the function it compiles."""
+    return cast("_F", numba.jit(**_JIT)(fn))
+
+
+_evolve = evolve_ball_motion
+_norm3d = ptu.norm3d
+_unit_vector = ptu.unit_vector
+_cross = ptu.cross
+_surface_velocity = ptu.surface_velocity
+_tangent_surface_velocity = ptu.tangent_surface_velocity
+_decompose = ptu.decompose_normal_tangent
+_closest = ptu.point_on_line_closest_to_point
+_slide_time = ptu.get_slide_time
+_roll_time = ptu.get_roll_time
+_spin_time = ptu.get_spin_time
+_squared_norm3d = ptu.squared_norm3d
+_solve_complex = quadratic.solve_complex
+_bb_time = solve.ball_ball_collision_time
+_lin_time = solve.ball_linear_cushion_collision_time
+_circ_time = solve.ball_circular_cushion_collision_time
+_pocket_time = solve.ball_pocket_collision_time
+_frequency_n = stronge.frequency_n
+_frequency_t = stronge.frequency_t
+_compression_duration = stronge.compression_duration
+_collision_duration = stronge.collision_duration
+_is_gross_slip = stronge.is_gross_slip
+_v_n_restitution = stronge.v_n_restitution
+_collinear_python = stronge.resolve_collinear_compliant_frictional_inelastic_collision
+
+
+@_jit
+def _nontranslating(s: int) -> bool:
+    return s in (STATIONARY, SPINNING, POCKETED)
+
+
+@_jit
+def _ball_energy(rvw: F8, rb: float, m: float) -> float:
+    """pooltool's ``get_ball_energy`` (Python there), the same operations."""
+    nv: float = _norm3d(rvw[1])
+    nw: float = _norm3d(rvw[2])
+    lke = m * (nv * nv) / 2
+    rke = (2 / 5 * m * (rb * rb)) * (nw * nw) / 2
+    return lke + rke
+
+
+@_jit
+def _next_transition(
+    rvw: F8, s: int, t: float, rb: float, u_sp: float, u_r: float, u_s: float, g: float
+) -> tuple[float, int]:
+    if s in (STATIONARY, POCKETED):
+        return np.inf, 0
+    if s == SPINNING:
+        return t + _spin_time(rvw, rb, u_sp, g), K_SPINNING_STATIONARY
+    if s == ROLLING:
+        spin = _spin_time(rvw, rb, u_sp, g)
+        roll = _roll_time(rvw, u_r, g)
+        if spin > roll:
+            return t + roll, K_ROLLING_SPINNING
+        return t + roll, K_ROLLING_STATIONARY
+    return t + _slide_time(rvw, rb, u_s, g), K_SLIDING_ROLLING
+
+
+@_jit
+def _kiss_time(roots_complex: Any) -> tuple[float, bool]:
+    """The smallest-magnitude real root, as ``make_kiss`` picks it (first of equals); False if none."""
+    best = np.inf
+    found = False
+    for k in range(roots_complex.shape[0]):
+        z = roots_complex[k]
+        if abs(z.imag) / abs(z.real) < 1e-3:
+            x = z.real
+            if not found or abs(x) < abs(best):
+                best = x
+                found = True
+    return best, found
+
+
+@_jit
+def _ball_ball_fallback(r1: F8, r2: F8, rb: float, spacer: float) -> tuple[F8, F8]:
+    correction = 2 * rb - _norm3d(r2 - r1) + spacer
+    r1c = r1 - correction / 2 * _unit_vector(r2 - r1)
+    r2c = r2 + correction / 2 * _unit_vector(r2 - r1)
+    return r1c, r2c
+
+
+@_jit
+def _resolve_ball_ball_event(
+    rvw: F8, s: I8, i: int, j: int, rb: float, fa: float, fb: float, fc: float, e_b: float
+) -> bool:
+    """FrictionalInelastic.resolve: make_kiss, Alciatore friction and the model, continually touching."""
+    r1 = rvw[i, 0].copy()
+    r2 = rvw[j, 0].copy()
+    v1 = rvw[i, 1]
+    v2 = rvw[j, 1]
+    spacer = MIN_DIST
+    if _nontranslating(s[i]) and _nontranslating(s[j]):
+        r1c, r2c = _ball_ball_fallback(r1, r2, rb, spacer)
+    else:
+        bx = v2[0] - v1[0]
+        by = v2[1] - v1[1]
+        bz = v2[2] - v1[2]
+        cx = r2[0] - r1[0]
+        cy = r2[1] - r1[1]
+        cz = r2[2] - r1[2]
+        alpha = bx * bx + by * by + bz * bz
+        beta = 2 * bx * cx + 2 * by * cy + 2 * bz * cz
+        gamma = cx * cx + cy * cy + cz * cz - (2 * rb + spacer) * (2 * rb + spacer)
+        t, found = _kiss_time(_solve_complex(alpha, beta, gamma))
+        if not found:
+            return False
+        r1c = r1 + t * v1
+        r2c = r2 + t * v2
+        midpoint = (r1 + r2) / 2
+        midpoint_c = (r1c + r2c) / 2
+        if _norm3d(midpoint - midpoint_c) > 5 * spacer:
+            r1c, r2c = _ball_ball_fallback(r1, r2, rb, spacer)
+    rvw[i, 0] = r1c
+    rvw[j, 0] = r2c
+    # Alciatore's friction
+    unit_normal = _unit_vector(rvw[j, 0] - rvw[i, 0])
+    v1_c = _tangent_surface_velocity(rvw[i], unit_normal, rb)
+    v2_c = _tangent_surface_velocity(rvw[j], -unit_normal, rb)
+    u_b = fa + fb * math.exp(-fc * _norm3d(v1_c - v2_c))
+    rvw1, rvw2 = _resolve_ball_ball(rvw[i].copy(), rvw[j].copy(), rb, u_b, e_b)
+    rvw[i] = rvw1
+    rvw[j] = rvw2
+    s[i] = SLIDING
+    s[j] = SLIDING
+    # resolve_continually_touching
+    r1 = rvw[i, 0]
+    r2 = rvw[j, 0]
+    v1 = rvw[i, 1].copy()
+    v2 = rvw[j, 1].copy()
+    v1_speed = _norm3d(v1)
+    v2_speed = _norm3d(v2)
+    if not (v1_speed > 0 and v2_speed > 0):
+        return True
+    loc = _unit_vector(r2 - r1)
+    v1_loc = np.dot(v1, loc)
+    v2_loc = np.dot(v2, loc)
+    cosine = np.dot(v1, v2) / (v1_speed * v2_speed)
+    if abs(v2_loc - v1_loc) < 0.01 and cosine > 0.9:
+        if v1_loc > v2_loc:
+            stolen = v1_loc * 0.10
+            v1_new = v1_loc - stolen
+            v2_new = v2_loc + stolen
+        else:
+            stolen = v2_loc * 0.10
+            v1_new = v1_loc + stolen
+            v2_new = v2_loc - stolen
+        rvw[i, 1] = v1 - v1_loc * loc + v1_new * loc
+        rvw[j, 1] = v2 - v2_loc * loc + v2_new * loc
+    return True
+
+
+@_jit
+def _collinear(
+    v_t_0: float, v_n_0: float, m: float, mu: float, e_n: float, eta_squared: float
+) -> tuple[float, float, bool]:
+    """Stronge's collinear compliant collision: the gross-slip case compiled, the others by pooltool itself."""
+    beta_t = 3.5
+    beta_n = 1.0
+    k_n = 1e3
+    if not (v_t_0 <= 0 and v_n_0 < 0):
+        return 0.0, 0.0, False
+    beta_t_by_beta_n = beta_t / beta_n
+    v_t_0_by_v_n_0 = v_t_0 / v_n_0
+    omega_n = _frequency_n(beta_n, k_n, m)
+    omega_t = _frequency_t(omega_n, beta_t_by_beta_n, eta_squared)
+    if not (omega_t / omega_n > 1 and omega_t / omega_n < 2):
+        return 0.0, 0.0, False
+    t_c = _compression_duration(omega_n)
+    t_f = _collision_duration(t_c, e_n)
+    if _is_gross_slip(v_t_0_by_v_n_0, mu, e_n, eta_squared, beta_t_by_beta_n):
+        v_t_f = v_t_0 - mu * v_n_0 * beta_t_by_beta_n * (1 + e_n)
+        v_n_f = _v_n_restitution(t_f, v_n_0, omega_n, e_n)
+        return v_t_f, v_n_f, True
+    with numba.objmode(v_t_f="float64", v_n_f="float64"):
+        v_t_f, v_n_f = _collinear_python(v_t_0, v_n_0, m, beta_t, beta_n, mu, e_n, k_n, eta_squared)
+    return v_t_f, v_n_f, True
+
+
+@_jit
+def _stronge(rvw: F8, normal: F8, rb: float, m: float, f_c: float, e_c: float, eta_squared: float) -> bool:
+    """The Stronge compliant cushion model's ``_solve`` on ``rvw`` (in place), ``normal`` its 3D normal."""
+    rcv = _surface_velocity(rvw, -normal, rb)
+    v_n_0, v_t_0, tangent = _decompose(rcv, normal, True)
+    v_t_f, v_n_f, ok = _collinear(v_t_0, v_n_0, m, f_c, e_c, eta_squared)
+    if not ok:
+        return False
+    dv_n = (v_n_f - v_n_0) / 1.0
+    rvw[1] += dv_n * normal
+    dv_t = (v_t_f - v_t_0) / 3.5
+    rvw[1] += dv_t * tangent
+    rvw[2] += (2.5 / rb) * _cross(-normal, dv_t * tangent)
+    rvw[1, 2] = 0.0
+    return True
+
+
+@_jit
+def _linear_fallback(r: F8, p1: F8, p2: F8, rb: float, spacer: float) -> F8:
+    c: F8 = _closest(p1, p2, r)
+    c[2] = r[2]
+    direction: F8 = _unit_vector(r - c)
+    return c + (rb + spacer) * direction
+
+
+@_jit
+def _resolve_linear(
+    rvw: F8,
+    s: int,
+    p1: F8,
+    p2: F8,
+    normal_xy: F8,
+    unit_axis: F8,
+    rb: float,
+    m: float,
+    f_c: float,
+    e_c: float,
+    eta: float,
+) -> bool:
+    spacer = MIN_DIST
+    r = rvw[0].copy()
+    v = rvw[1]
+    if _nontranslating(s):
+        rvw[0] = _linear_fallback(r, p1, p2, rb, spacer)
+    else:
+        n = normal_xy if np.dot(normal_xy, v) > 0 else -normal_xy
+        d0 = np.dot(r - p1, n)
+        vn = np.dot(v, n)
+        t1 = (rb + spacer - d0) / vn
+        t2 = (-(rb + spacer) - d0) / vn
+        t = t1 if abs(t1) < abs(t2) else t2
+        if _norm3d(t * v) > 5 * spacer:
+            rvw[0] = _linear_fallback(r, p1, p2, rb, spacer)
+        else:
+            rvw[0] = r + t * v
+    rel = rvw[0] - p1
+    normal = _unit_vector(rel - np.dot(rel, unit_axis) * unit_axis)
+    return _stronge(rvw, normal, rb, m, f_c, e_c, eta)
+
+
+@_jit
+def _resolve_circular(
+    rvw: F8,
+    s: int,
+    cx: float,
+    cy: float,
+    centre: F8,
+    radius: float,
+    rb: float,
+    m: float,
+    f_c: float,
+    e_c: float,
+    eta: float,
+) -> bool:
+    spacer = MIN_DIST
+    r = rvw[0].copy()
+    v = rvw[1]
+    c = np.array([cx, cy, r[2]])
+    moved = False
+    if not _nontranslating(s):
+        diff = r - c
+        target = rb + radius + spacer
+        alpha = v[0] * v[0] + v[1] * v[1]
+        beta = 2 * (diff[0] * v[0] + diff[1] * v[1])
+        gamma = diff[0] * diff[0] + diff[1] * diff[1] - target * target
+        t, found = _kiss_time(_solve_complex(alpha, beta, gamma))
+        if not found:
+            return False
+        if not (_norm3d(t * v) > 5 * spacer):
+            rvw[0] = r + t * v
+            moved = True
+    if not moved:
+        direction = _unit_vector(r - c)
+        rvw[0] = c + (rb + radius + spacer) * direction
+    normal = _unit_vector(rvw[0] - centre)
+    return _stronge(rvw, normal, rb, m, f_c, e_c, eta)
+
+
+@_jit
+def _earliest(times: F8, seqs: I8, valid: Any) -> tuple[float, int]:
+    """``min(cache, key=cache.__getitem__)`` over a cache kept as arrays: the earliest time, and of equal
+    times the entry inserted first (a dictionary iterates in insertion order)."""
+    best_t = np.inf
+    best_seq = -1
+    best = -1
+    for k in range(times.shape[0]):
+        if not valid[k]:
+            continue
+        tk = times[k]
+        if best < 0 or tk < best_t or (tk == best_t and seqs[k] < best_seq):
+            best_t = tk
+            best_seq = seqs[k]
+            best = k
+    return best_t, best
+
+
+@_jit
+def run_loop(
+    rvw: F8,
+    s: I8,
+    params: F8,
+    tr_t: F8,
+    tr_k: I8,
+    bb_valid: Any,
+    cue: int,
+    lin_p1: F8,
+    lin_p2: F8,
+    lin_coef: F8,
+    lin_dir: I8,
+    lin_normal: F8,
+    lin_axis: F8,
+    circ_centre: F8,
+    circ_coef: F8,
+    pocket_centre: F8,
+    pocket_coef: F8,
+    max_events: int,
+) -> tuple[int, float, I8, F8, F8]:
+    """Run pooltool's event loop from just after the strike (time 0) until every ball rests.
+
+    ``rvw`` (n x 3 x 3) and ``s`` (n) are the balls' states, changed in place. ``params`` holds rb, m,
+    u_s, u_sp, u_r, g, e_b, e_c, f_c, the friction fit a, b, c and Stronge's eta squared. ``tr_t``/``tr_k``
+    are each ball's next transition. ``bb_valid`` says which ball pairs have a cached (infinite) time
+    from the strike's step: those not involving the cue ball.
+
+    Returns (error code, final time, the events' codes [kind, a, b], their times, the agents' positions
+    before resolution [x_a, y_a, x_b, y_b]).
+    """
+    n = rvw.shape[0]
+    n_lin = lin_p1.shape[0]
+    n_circ = circ_centre.shape[0]
+    n_pocket = pocket_centre.shape[0]
+    rb = params[0]
+    m = params[1]
+    u_s = params[2]
+    u_sp = params[3]
+    u_r = params[4]
+    g = params[5]
+    e_b = params[6]
+    e_c = params[7]
+    f_c = params[8]
+    fa = params[9]
+    fb = params[10]
+    fc = params[11]
+    eta = params[12]
+
+    # the collision caches: one flat array per event type, with an insertion counter
+    n_pairs = n * (n - 1) // 2
+    pair_i = np.empty(n_pairs, np.int64)
+    pair_j = np.empty(n_pairs, np.int64)
+    k = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            pair_i[k] = i
+            pair_j[k] = j
+            k += 1
+    bb_t = np.full(n_pairs, np.inf)
+    bb_seq = np.zeros(n_pairs, np.int64)
+    bb_ok = np.zeros(n_pairs, np.bool_)
+    for k in range(n_pairs):
+        bb_ok[k] = bb_valid[pair_i[k], pair_j[k]]
+    lin_t = np.full(n * n_lin, np.inf)
+    lin_seq = np.zeros(n * n_lin, np.int64)
+    lin_ok = np.zeros(n * n_lin, np.bool_)
+    circ_t = np.full(n * n_circ, np.inf)
+    circ_seq = np.zeros(n * n_circ, np.int64)
+    circ_ok = np.zeros(n * n_circ, np.bool_)
+    pk_t = np.full(n * n_pocket, np.inf)
+    pk_seq = np.zeros(n * n_pocket, np.int64)
+    pk_ok = np.zeros(n * n_pocket, np.bool_)
+    for b in range(n):
+        if b != cue:
+            lin_ok[b * n_lin : (b + 1) * n_lin] = True
+            circ_ok[b * n_circ : (b + 1) * n_circ] = True
+            pk_ok[b * n_pocket : (b + 1) * n_pocket] = True
+    seq = 1
+
+    capacity = 256
+    codes = np.zeros((capacity, 3), np.int64)
+    times = np.zeros(capacity)
+    where = np.zeros((capacity, 4))
+    count = 0
+    steps = 1  # the strike was the first step
+    t = 0.0
+    cand_t = np.empty(5)
+    while True:
+        # --- the next event (get_next_event) ------------------------------------------------------
+        tr_best = 0
+        for b in range(1, n):
+            if tr_t[b] < tr_t[tr_best]:
+                tr_best = b
+        for k in range(n_pairs):
+            if bb_ok[k]:
+                continue
+            i = pair_i[k]
+            j = pair_j[k]
+            si = s[i]
+            sj = s[j]
+            if si == POCKETED or sj == POCKETED or (_nontranslating(si) and _nontranslating(sj)):
+                bb_t[k] = np.inf
+            elif _norm3d(rvw[i, 0] - rvw[j, 0]) < rb + rb:
+                bb_t[k] = t
+            else:
+                mu1 = u_s if si == SLIDING else u_r
+                mu2 = u_s if sj == SLIDING else u_r
+                bb_t[k] = t + _bb_time(rvw[i], rvw[j], si, sj, mu1, mu2, m, m, g, g, rb)
+            bb_ok[k] = True
+            bb_seq[k] = seq
+            seq += 1
+        for b in range(n):
+            sb = s[b]
+            moving = not _nontranslating(sb)
+            mu = u_s if sb == SLIDING else u_r
+            for c in range(n_circ):
+                k = b * n_circ + c
+                if circ_ok[k]:
+                    continue
+                if moving:
+                    circ_t[k] = t + _circ_time(
+                        rvw[b], sb, circ_coef[c, 0], circ_coef[c, 1], circ_coef[c, 2], mu, m, g, rb
+                    )
+                else:
+                    circ_t[k] = np.inf
+                circ_ok[k] = True
+                circ_seq[k] = seq
+                seq += 1
+        for b in range(n):
+            sb = s[b]
+            moving = not _nontranslating(sb)
+            mu = u_s if sb == SLIDING else u_r
+            for c in range(n_lin):
+                k = b * n_lin + c
+                if lin_ok[k]:
+                    continue
+                if moving:
+                    lin_t[k] = t + _lin_time(
+                        rvw[b],
+                        sb,
+                        lin_coef[c, 0],
+                        lin_coef[c, 1],
+                        lin_coef[c, 2],
+                        lin_p1[c],
+                        lin_p2[c],
+                        lin_dir[c],
+                        mu,
+                        m,
+                        g,
+                        rb,
+                    )
+                else:
+                    lin_t[k] = np.inf
+                lin_ok[k] = True
+                lin_seq[k] = seq
+                seq += 1
+        for b in range(n):
+            sb = s[b]
+            moving = not _nontranslating(sb)
+            mu = u_s if sb == SLIDING else u_r
+            for c in range(n_pocket):
+                k = b * n_pocket + c
+                if pk_ok[k]:
+                    continue
+                if moving:
+                    pk_t[k] = t + _pocket_time(
+                        rvw[b], sb, pocket_coef[c, 0], pocket_coef[c, 1], pocket_coef[c, 2], mu, m, g, rb
+                    )
+                else:
+                    pk_t[k] = np.inf
+                pk_ok[k] = True
+                pk_seq[k] = seq
+                seq += 1
+        cand_t[0] = tr_t[tr_best]
+        cand_t[1], bb_best = _earliest(bb_t, bb_seq, bb_ok)
+        if n_pairs == 0:
+            cand_t[1] = np.inf
+        cand_t[2], circ_best = _earliest(circ_t, circ_seq, circ_ok)
+        cand_t[3], lin_best = _earliest(lin_t, lin_seq, lin_ok)
+        cand_t[4], pk_best = _earliest(pk_t, pk_seq, pk_ok)
+        min_time = cand_t[0]
+        for c in range(1, 5):
+            if cand_t[c] < min_time:
+                min_time = cand_t[c]
+        if min_time == np.inf:
+            break
+        chosen = -1
+        best_tier = 100
+        best_neg_energy = 0.0
+        for c in range(5):
+            if cand_t[c] != min_time:
+                continue
+            if c == 0:
+                tier = 2
+                energy = _ball_energy(rvw[tr_best], rb, m)
+            elif c == 1:
+                tier = 3
+                energy = _squared_norm3d(rvw[pair_i[bb_best], 1] - rvw[pair_j[bb_best], 1])
+            elif c == 2:
+                tier = 3
+                energy = _ball_energy(rvw[circ_best // n_circ], rb, m)
+            elif c == 3:
+                tier = 3
+                energy = _ball_energy(rvw[lin_best // n_lin], rb, m)
+            else:
+                tier = 2
+                energy = _ball_energy(rvw[pk_best // n_pocket], rb, m)
+            if chosen < 0 or tier < best_tier or (tier == best_tier and -energy < best_neg_energy):
+                chosen = c
+                best_tier = tier
+                best_neg_energy = -energy
+        if chosen == 0:
+            kind = tr_k[tr_best]
+            a = tr_best
+            other = -1
+        elif chosen == 1:
+            kind = K_BALL_BALL
+            a = pair_i[bb_best]
+            other = pair_j[bb_best]
+        elif chosen == 2:
+            kind = K_CIRCULAR
+            a = circ_best // n_circ
+            other = circ_best % n_circ
+        elif chosen == 3:
+            kind = K_LINEAR
+            a = lin_best // n_lin
+            other = lin_best % n_lin
+        else:
+            kind = K_POCKET
+            a = pk_best // n_pocket
+            other = pk_best % n_pocket
+
+        # --- evolve every ball to it -----------------------------------------------------------------
+        dt = min_time - t
+        for b in range(n):
+            new_rvw, _ = _evolve(s[b], rvw[b], rb, m, u_s, u_sp, u_r, g, dt)
+            rvw[b] = new_rvw
+        state_t = t + dt  # a ball's clock after evolving; collisions set it to the event's time
+
+        # --- record ----------------------------------------------------------------------------------
+        if count == capacity:
+            capacity *= 2
+            codes2 = np.zeros((capacity, 3), np.int64)
+            times2 = np.zeros(capacity)
+            where2 = np.zeros((capacity, 4))
+            codes2[:count] = codes[:count]
+            times2[:count] = times[:count]
+            where2[:count] = where[:count]
+            codes = codes2
+            times = times2
+            where = where2
+        codes[count, 0] = kind
+        codes[count, 1] = a
+        codes[count, 2] = other
+        times[count] = min_time
+        where[count, 0] = rvw[a, 0, 0]
+        where[count, 1] = rvw[a, 0, 1]
+        if kind == K_BALL_BALL:
+            where[count, 2] = rvw[other, 0, 0]
+            where[count, 3] = rvw[other, 0, 1]
+        count += 1
+
+        # --- resolve ---------------------------------------------------------------------------------
+        ok = True
+        if kind == K_BALL_BALL:
+            ok = _resolve_ball_ball_event(rvw, s, a, other, rb, fa, fb, fc, e_b)
+            tr_t[a], tr_k[a] = _next_transition(rvw[a], s[a], min_time, rb, u_sp, u_r, u_s, g)
+            tr_t[other], tr_k[other] = _next_transition(rvw[other], s[other], min_time, rb, u_sp, u_r, u_s, g)
+        elif kind == K_LINEAR:
+            ok = _resolve_linear(
+                rvw[a], s[a], lin_p1[other], lin_p2[other], lin_normal[other], lin_axis[other], rb, m, f_c, e_c, eta
+            )
+            s[a] = SLIDING
+            tr_t[a], tr_k[a] = _next_transition(rvw[a], s[a], min_time, rb, u_sp, u_r, u_s, g)
+        elif kind == K_CIRCULAR:
+            ok = _resolve_circular(
+                rvw[a],
+                s[a],
+                circ_coef[other, 0],
+                circ_coef[other, 1],
+                circ_centre[other],
+                circ_coef[other, 2],
+                rb,
+                m,
+                f_c,
+                e_c,
+                eta,
+            )
+            s[a] = SLIDING
+            tr_t[a], tr_k[a] = _next_transition(rvw[a], s[a], min_time, rb, u_sp, u_r, u_s, g)
+        elif kind == K_POCKET:
+            rvw[a, 0, 0] = pocket_coef[other, 0]
+            rvw[a, 0, 1] = pocket_coef[other, 1]
+            rvw[a, 0, 2] = -pocket_coef[other, 3]
+            rvw[a, 1] = 0.0
+            rvw[a, 2] = 0.0
+            s[a] = POCKETED
+            tr_t[a] = np.inf
+            tr_k[a] = 0
+        else:
+            if kind in (K_SPINNING_STATIONARY, K_ROLLING_STATIONARY):
+                for q in range(3):
+                    if not (abs(rvw[a, 1, q]) < 1e-12 and abs(rvw[a, 2, q]) < 1e-12):
+                        ok = False
+                rvw[a, 1] = 0.0
+                rvw[a, 2] = 0.0
+                s[a] = STATIONARY
+            elif kind == K_ROLLING_SPINNING:
+                for q in range(3):
+                    if not abs(rvw[a, 1, q]) < 1e-12:
+                        ok = False
+                for q in range(2):
+                    if not abs(rvw[a, 2, q]) < 1e-12:
+                        ok = False
+                rvw[a, 1] = 0.0
+                rvw[a, 2, 0] = 0.0
+                rvw[a, 2, 1] = 0.0
+                s[a] = SPINNING
+            else:
+                s[a] = ROLLING
+            tr_t[a], tr_k[a] = _next_transition(rvw[a], s[a], state_t, rb, u_sp, u_r, u_s, g)
+        t = min_time
+        if not ok:
+            return E_MODEL, t, codes[:count], times[:count], where[:count]
+        steps += 1
+        if steps > max_events:
+            return E_TOO_MANY_EVENTS, t, codes[:count], times[:count], where[:count]
+
+        # --- invalidate the cached times of the event's balls -------------------------------------
+        for k in range(n_pairs):
+            if pair_i[k] == a or pair_j[k] == a or (kind == K_BALL_BALL and (pair_i[k] == other or pair_j[k] == other)):
+                bb_ok[k] = False
+        for b in (a, other if kind == K_BALL_BALL else a):
+            lin_ok[b * n_lin : (b + 1) * n_lin] = False
+            circ_ok[b * n_circ : (b + 1) * n_circ] = False
+            pk_ok[b * n_pocket : (b + 1) * n_pocket] = False
+    return 0, t, codes[:count], times[:count], where[:count]
+
+
+# --- the Python side: arrays in, the domain record out ----------------------------------------------------
+
+
+class _Table:
+    """A physics table's cushion segments and pockets as the loop's arrays (built once per table)."""
+
+    def __init__(self, ptable: engine.PhysicsTable) -> None:
+        segs = ptable.table.cushion_segments
+        linear = list(segs.linear.values())
+        circular = list(segs.circular.values())
+        pockets = list(ptable.table.pockets.values())
+        self.linear_ids = tuple(c.id for c in linear)
+        self.circular_ids = tuple(c.id for c in circular)
+        self.pocket_ids = tuple(p.id for p in pockets)
+        self.lin_p1 = np.array([c.p1 for c in linear], dtype=np.float64).reshape(-1, 3)
+        self.lin_p2 = np.array([c.p2 for c in linear], dtype=np.float64).reshape(-1, 3)
+        self.lin_coef = np.array([[c.lx, c.ly, c.l0] for c in linear], dtype=np.float64).reshape(-1, 3)
+        self.lin_dir = np.array([int(c.direction) for c in linear], dtype=np.int64)
+        self.lin_normal = np.array([c.normal for c in linear], dtype=np.float64).reshape(-1, 3)
+        self.lin_axis = np.array([c.unit_axis for c in linear], dtype=np.float64).reshape(-1, 3)
+        self.circ_centre = np.array([c.center for c in circular], dtype=np.float64).reshape(-1, 3)
+        self.circ_coef = np.array([[c.a, c.b, c.radius] for c in circular], dtype=np.float64).reshape(-1, 3)
+        self.pocket_centre = np.array([p.center for p in pockets], dtype=np.float64).reshape(-1, 3)
+        self.pocket_coef = np.array([[p.a, p.b, p.radius, p.depth] for p in pockets], dtype=np.float64).reshape(-1, 4)
+
+
+_TABLES: dict[int, tuple[engine.PhysicsTable, _Table]] = {}
+
+
+def _arrays(ptable: engine.PhysicsTable) -> _Table:
+    entry = _TABLES.get(id(ptable))
+    if entry is None or entry[0] is not ptable:
+        entry = (ptable, _Table(ptable))
+        _TABLES[id(ptable)] = entry
+    return entry[1]
+
+
+def _params(ball: Any) -> NDArray[np.float64]:
+    p = ball.params
+    a, b, c = engine.BALL_BALL_FRICTION
+    omega_ratio = engine.ENGINE.resolver.ball_linear_cushion.omega_ratio  # type: ignore[attr-defined]
+    stronge_eta = 3.5 / 1.0 / omega_ratio**2  # beta_t / beta_n / omega_ratio**2, as the Stronge model has it
+    return np.array(
+        [p.R, p.m, p.u_s, p.u_sp, p.u_r, p.g, (p.e_b + p.e_b) / 2, p.e_c, p.f_c, a, b, c, stronge_eta],
+        dtype=np.float64,
+    )
+
+
+def simulate(position: Position, stroke: Stroke, *, spec: TableSpec = OFFICIAL) -> ShotRecord:
+    """Play ``stroke`` from ``position`` with the compiled loop; the same record as
+    :func:`kaisa.physics.engine.simulate` without trajectories."""
+    ptable = engine.physics_table(spec)
+    centres = engine._prepare(position, stroke, spec)
+    system = engine.build_system(centres, stroke, ptable)
+    record = _play(system, centres, stroke, ptable, spec) if system.cue.V0 > 0 else None
+    # None: no strike at all, or a pooltool model would raise; pooltool answers (or raises) itself
+    return record if record is not None else engine.simulate_pooltool(position, stroke, spec=spec)
+
+
+class _Run:
+    """One compiled run: the balls' ids, the strike, and what :func:`run_loop` returned."""
+
+    def __init__(self, system: pt.System, stroke: Stroke, ptable: engine.PhysicsTable) -> None:
+        self.arrays = _arrays(ptable)
+        self.ids = tuple(system.balls)
+        balls = tuple(system.balls.values())
+        self.cue_id = stroke.ball.value
+        cue_index = self.ids.index(self.cue_id)
+        cue_ball = balls[cue_index]
+        self.strike_at = (float(cue_ball.state.rvw[0, 0]), float(cue_ball.state.rvw[0, 1]))
+        engine.ENGINE.resolver.stick_ball.resolve(system.cue, cue_ball, inplace=True)
+        n = len(balls)
+        rvw = np.empty((n, 3, 3), dtype=np.float64)
+        s = np.empty(n, dtype=np.int64)
+        for k, ball in enumerate(balls):
+            rvw[k] = ball.state.rvw
+            s[k] = ball.state.s
+        p = _params(cue_ball)
+        tr_t = np.full(n, np.inf)
+        tr_k = np.zeros(n, dtype=np.int64)
+        tr_t[cue_index], tr_k[cue_index] = _next_transition(
+            rvw[cue_index], s[cue_index], 0.0, p[0], p[3], p[4], p[2], p[5]
+        )
+        bb_valid = np.ones((n, n), dtype=np.bool_)
+        bb_valid[cue_index, :] = False
+        bb_valid[:, cue_index] = False
+        a = self.arrays
+        self.error, self.t, self.codes, self.times, self.where = run_loop(
+            rvw,
+            s,
+            p,
+            tr_t,
+            tr_k,
+            bb_valid,
+            cue_index,
+            a.lin_p1,
+            a.lin_p2,
+            a.lin_coef,
+            a.lin_dir,
+            a.lin_normal,
+            a.lin_axis,
+            a.circ_centre,
+            a.circ_coef,
+            a.pocket_centre,
+            a.pocket_coef,
+            engine.MAX_ENGINE_EVENTS,
+        )
+        self.rvw = rvw
+        self.s = s
+
+
+def _play(
+    system: pt.System, centres: Mapping[BallId, Point], stroke: Stroke, ptable: engine.PhysicsTable, spec: TableSpec
+) -> ShotRecord | None:
+    """The compiled run, or None where a pooltool model would raise (pooltool then answers itself)."""
+    run = _Run(system, stroke, ptable)
+    if run.error == E_MODEL:
+        return None
+    if run.error == E_TOO_MANY_EVENTS or len(run.times) + 3 > engine.MAX_ENGINE_EVENTS:
+        raise SimulationError(f"the shot did not settle within {engine.MAX_ENGINE_EVENTS} physics events")
+    events = engine.domain_events(_raw_events(run), ptable)
+    ids, rvw, s = run.ids, run.rvw, run.s
+    rests = tuple(
+        (ids[k], None if s[k] == POCKETED else (float(rvw[k, 0, 0]), float(rvw[k, 0, 1]))) for k in range(len(ids))
+    )
+    return ShotRecord(
+        position=Position(centres),
+        stroke=stroke,
+        events=events,
+        final=engine.final_position(rests, spec),
+        duration=float(run.t),
+        trajectories=None,
+    )
+
+
+def _raw_events(run: _Run) -> list[engine.RawEvent]:
+    """The compiled event list as :func:`kaisa.physics.engine.domain_events` reads pooltool's."""
+    ids, arrays = run.ids, run.arrays
+    raw: list[engine.RawEvent] = [
+        (EventType.STICK_BALL, ("cue_stick", run.cue_id), 0.0, {BallId(run.cue_id): run.strike_at})
+    ]
+    for (kind, a, b), t, xy in zip(run.codes.tolist(), run.times.tolist(), run.where.tolist(), strict=True):
+        if kind >= K_SPINNING_STATIONARY:
+            continue
+        ball = ids[a]
+        positions: dict[BallId, Point] = {BallId(ball): (xy[0], xy[1])}
+        if kind == K_BALL_BALL:
+            positions[BallId(ids[b])] = (xy[2], xy[3])
+            raw.append((EventType.BALL_BALL, (ball, ids[b]), t, positions))
+        elif kind == K_LINEAR:
+            raw.append((EventType.BALL_LINEAR_CUSHION, (ball, arrays.linear_ids[b]), t, positions))
+        elif kind == K_CIRCULAR:
+            raw.append((EventType.BALL_CIRCULAR_CUSHION, (ball, arrays.circular_ids[b]), t, positions))
+        else:
+            raw.append((EventType.BALL_POCKET, (ball, arrays.pocket_ids[b]), t, positions))
+    return raw
+
+
+def engine_events(
+    position: Position, stroke: Stroke, *, spec: TableSpec = OFFICIAL
+) -> tuple[list[tuple[str, tuple[str, ...], float]], list[tuple[str, int, tuple[float, ...]]]]:
+    """The compiled loop's every event (transitions too) as (type, ids, time) and each ball's final state
+    (id, motion state, rvw), in the form of pooltool's ``system.events`` and balls, for comparing the two."""
+    ptable = engine.physics_table(spec)
+    centres = {b: spec.push_off_cushions(p) for b, p in position.items()}
+    run = _Run(engine.build_system(centres, stroke, ptable), stroke, ptable)
+    ids, arrays = run.ids, run.arrays
+    out: list[tuple[str, tuple[str, ...], float]] = [("stick_ball", ("cue_stick", run.cue_id), 0.0)]
+    names = {K_LINEAR: arrays.linear_ids, K_CIRCULAR: arrays.circular_ids, K_POCKET: arrays.pocket_ids}
+    for (kind, a, b), t in zip(run.codes.tolist(), run.times.tolist(), strict=True):
+        etype = KIND_TO_EVENT_TYPE[kind]
+        if kind == K_BALL_BALL:
+            out.append((etype.value, (ids[a], ids[b]), t))
+        elif kind in names:
+            out.append((etype.value, (ids[a], names[kind][b]), t))
+        else:
+            out.append((etype.value, (ids[a],), t))
+    finals = [(ids[k], int(run.s[k]), tuple(run.rvw[k].ravel().tolist())) for k in range(len(ids))]
+    return out, finals
