@@ -55,6 +55,30 @@ def bench_physics(
     print_physics_report(physics_benchmark(strokes=strokes, seed=seed, console=console), console)
 
 
+def bench_compiled(
+    strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Seeded strokes to compare.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the strokes and calls.")] = 2014,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Also write the figures to this JSON file.")] = None,
+) -> None:
+    """The compiled event loop (KAISA_PHYSICS_BACKEND=compiled) v pooltool on the same seeded Kaisa strokes:
+    identical event sequences, final positions and rulings, and ms per stroke stock : fast : compiled."""
+    import json
+
+    from kaisa.bench.compiled import agreement, print_agreement_report
+
+    if json_file is not None and not json_file.parent.is_dir():
+        fail(f"--json {json_file}: the folder {json_file.parent} does not exist")
+    ensure_physics_ready()
+    result = agreement(strokes, seed, console)
+    print_agreement_report(result, console, seed)
+    if json_file is not None:
+        try:
+            json_file.write_text(json.dumps({"seed": seed, **result.to_json()}, indent=2) + "\n")
+        except OSError as exc:
+            fail(f"cannot write {json_file}: {exc.strerror or exc}")
+        console.print(f"[dim]figures written to {json_file}[/]")
+
+
 def bench_referee(
     strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes to simulate and rule.")] = 300,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the strokes and calls.")] = 2014,

@@ -1,0 +1,116 @@
+"""The compiled event loop (kaisa.physics.compiled) against pooltool 0.6.0, which it must reproduce.
+
+The issue's bar for leaving the flag is identical event sequences and rulings in at least 99.9% of random
+strokes and every final position within 1 mm. Measured, the loop does better: every pooltool event (type,
+agents, time) and every ball's final state is equal as floats, so these tests assert bit-for-bit equality on
+every stroke; a single differing stroke fails them. The kernels compile on first use (cached afterwards),
+so the tests are slow.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from kaisa.bench.compiled import KINDS, agreement, agreement_cases
+from kaisa.model import Position, Stroke
+from kaisa.physics import compiled, fast
+from kaisa.physics.engine import BACKEND_ENV, build_system, physics_table, run_engine
+from kaisa.table import OFFICIAL
+
+STROKES = 240
+
+
+def _pooltool_log(position: Position, stroke: Stroke) -> tuple[Any, ...]:
+    """pooltool's own answer: each event's type, agents and time (without its two null events), and each
+    ball's final state, as floats."""
+    ptable = physics_table(OFFICIAL)
+    if stroke.place is not None:
+        position = position.with_ball(stroke.ball, stroke.place)
+    centres = {b: OFFICIAL.push_off_cushions(p) for b, p in position.items()}
+    system = run_engine(build_system(centres, stroke, ptable))
+    events = [(e.event_type.value, tuple(e.ids), float(e.time)) for e in system.events if e.event_type.value != "none"]
+    finals = [(bid, ball.state.s, tuple(ball.state.rvw.ravel().tolist())) for bid, ball in system.balls.items()]
+    return events, finals
+
+
+@pytest.mark.slow
+def test_compiled_loop_gives_pooltools_events_and_final_states_bit_for_bit():
+    assert fast.is_fast()
+    kinds: set[str] = set()
+    for kind, position, stroke in agreement_cases(STROKES, seed=20):
+        if stroke.place is not None:
+            position = position.with_ball(stroke.ball, stroke.place)
+        ours = compiled.engine_events(position, stroke)
+        theirs = _pooltool_log(position, stroke)
+        assert ours == theirs, (kind, position, stroke)
+        kinds |= {e[0] for e in theirs[0]}
+    # the strokes reached every kind of event the loop resolves
+    assert {
+        "ball_ball",
+        "ball_linear_cushion",
+        "ball_circular_cushion",
+        "ball_pocket",
+        "sliding_rolling",
+        "rolling_spinning",
+        "rolling_stationary",
+        "spinning_stationary",
+    } <= kinds
+
+
+@pytest.mark.slow
+def test_agreement_of_records_rulings_and_final_positions_on_every_kind_of_stroke():
+    result = agreement(STROKES, seed=7)
+    assert result.strokes == STROKES
+    assert result.disagreements == []
+    assert result.same_sequence == result.same_ruling == result.bit_identical == STROKES
+    assert result.largest_final_difference == 0.0
+    assert result.fast_equals_stock == STROKES
+
+
+def test_the_agreement_strokes_cover_breaks_frozen_balls_and_balls_on_a_rail():
+    cases = list(agreement_cases(60, seed=3))
+    assert {kind for kind, _, _ in cases} == set(KINDS)
+    r = OFFICIAL.ball_radius
+    breaks = [(p, s) for kind, p, s in cases if kind == "break"]
+    assert breaks
+    assert all(s.place is not None and OFFICIAL.is_behind_head_string(s.place) for _, s in breaks)
+    frozen = [p for kind, p, _ in cases if kind == "frozen"]
+    assert all(
+        any(
+            abs(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 - 2 * r) < 1e-9 for a in p.values() for b in p.values()
+        )
+        for p in frozen
+    )
+    on_rail = [p for kind, p, _ in cases if kind == "cushion"]
+    assert all(any(abs(OFFICIAL.cushion_gap(q)) < 1e-9 for q in p.values()) for p in on_rail)
+
+
+_PROBE = """
+import sys
+from kaisa.layouts import random_layout, random_stroke
+from kaisa.physics import simulate
+import numpy as np
+rng = np.random.default_rng(1)
+position = random_layout(rng)
+stroke = random_stroke(rng, position)
+with_paths = simulate(position, stroke, trajectories=30)
+print("after paths", "kaisa.physics.compiled" in sys.modules, with_paths.trajectories is not None)
+record = simulate(position, stroke)
+print("after stroke", "kaisa.physics.compiled" in sys.modules, record == with_paths.__class__(**{
+    **{f: getattr(with_paths, f) for f in ("position", "stroke", "events", "final", "duration")}}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("value", "compiled_used"), [("", False), ("compiled", True)])
+def test_only_the_environment_variable_chooses_the_compiled_loop_and_never_for_paths(value, compiled_used):
+    env = {**os.environ, BACKEND_ENV: value}
+    out = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, check=True)
+    lines = out.stdout.strip().splitlines()
+    # a stroke sampled for animation is pooltool's either way; without paths the flag decides, same record
+    assert lines == ["after paths False True", f"after stroke {compiled_used} True"]
