@@ -14,6 +14,7 @@ import subprocess
 import sys
 from typing import Any
 
+import numpy as np
 import pytest
 
 from kaisa.bench.compiled import KINDS, agreement, agreement_cases
@@ -114,3 +115,24 @@ def test_only_the_environment_variable_chooses_the_compiled_loop_and_never_for_p
     lines = out.stdout.strip().splitlines()
     # a stroke sampled for animation is pooltool's either way; without paths the flag decides, same record
     assert lines == ["after paths False True", f"after stroke {compiled_used} True"]
+
+
+@pytest.mark.slow
+def test_stronge_stick_slip_cases_compiled_give_pooltools_velocities_bit_for_bit():
+    """Stronge's model (gross slip, stick-slip and slip-stick-slip, the last two with scipy's toms748 in
+    pooltool) on random contacts, compiled v pooltool's Python."""
+    from pooltool.physics.resolve.stronge_compliant import (
+        resolve_collinear_compliant_frictional_inelastic_collision as pooltools,
+    )
+
+    rng = np.random.default_rng(5)
+    eta_squared = 3.5 / 1.0 / 1.8**2
+    mass = 0.170097
+    for i in range(20_000):
+        v_n = -float(10 ** rng.uniform(-4, 1))
+        ratio = float(rng.uniform(0, 3)) if i % 3 else float(10 ** rng.uniform(-9, 0.5))
+        v_t = v_n * ratio
+        mu, e_n = (0.2, 0.85) if i % 2 else (float(rng.uniform(0.05, 0.5)), float(rng.uniform(0.5, 0.99)))
+        v_t_f, v_n_f, ok = compiled._collinear(v_t, v_n, mass, mu, e_n, eta_squared)
+        assert ok
+        assert (v_t_f, v_n_f) == pooltools(v_t, v_n, mass, 3.5, 1.0, mu, e_n, 1e3, eta_squared), (v_t, v_n, mu, e_n)

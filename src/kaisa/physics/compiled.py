@@ -124,7 +124,13 @@ _compression_duration = stronge.compression_duration
 _collision_duration = stronge.collision_duration
 _is_gross_slip = stronge.is_gross_slip
 _v_n_restitution = stronge.v_n_restitution
-_collinear_python = stronge.resolve_collinear_compliant_frictional_inelastic_collision
+_is_initial_stick = stronge.is_initial_stick
+_phase = stronge.phase_angle_restitution
+_t_c_shift = stronge.t_c_shift
+_v_t_stick = stronge.v_t_stick
+_u_t_initial_slip = stronge.u_t_initial_slip
+_v_t_initial_slip = stronge.v_t_initial_slip
+_stick_time_for_initial_slip = stronge.stick_time_for_initial_slip
 
 
 @_jit
@@ -252,11 +258,224 @@ def _resolve_ball_ball_event(
     return True
 
 
+# --- Stronge's stick-slip cases: pooltool's Python and scipy's toms748, the same operations compiled ------
+
+_EPS = float(np.finfo(float).eps)
+_TOMS_XTOL = 2e-12  # scipy.optimize.toms748's defaults
+_TOMS_RTOL = 4 * _EPS
+_TOMS_MAXITER = 100
+
+
+@_jit
+def _sign(x: float) -> float:
+    if x > 0:
+        return 1.0
+    if x < 0:
+        return -1.0
+    return x  # 0.0 or nan, as np.sign
+
+
+@_jit
+def _isclose(a: float, b: float, rtol: float, atol: float) -> bool:
+    """``np.isclose`` for two finite floats."""
+    return abs(a - b) <= atol + rtol * abs(b)
+
+
+@_jit
+def _slip_f(t: float, mode: int, p: F8) -> float:
+    """The two functions whose roots pooltool's Stronge model finds with toms748 (``f`` in
+    ``slip_time_for_initial_stick`` for mode 0, in ``slip_time_for_stick`` for mode 1)."""
+    if mode == 0:
+        v_t_0_by_v_n_0, omega_t, omega_n, mu, e_n, eta_squared = p[0], p[1], p[2], p[3], p[4], p[5]
+        initial: float = abs(-v_t_0_by_v_n_0 * math.sin(omega_t * t)) - (
+            mu * eta_squared * omega_t / omega_n * math.sin(_phase(t, omega_n, e_n))
+        )
+        return initial
+    omega_n, mu, v_n_0, u_t_stick, omega_t, t_stick, v_t_stick, eta_squared, e_n = (
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        p[4],
+        p[5],
+        p[6],
+        p[7],
+        p[8],
+    )
+    stick: float = abs(
+        omega_n
+        / (mu * v_n_0)
+        * (u_t_stick * math.cos(omega_t * (t - t_stick)) - v_t_stick / omega_t * math.sin(omega_t * (t - t_stick)))
+    ) - eta_squared * math.sin(_phase(t, omega_n, e_n))
+    return stick
+
+
+@_jit
+def _notclose(fa: float, fb: float, fd: float, fe: float) -> bool:
+    """scipy's ``_notclose([fa, fb, fd, fe], rtol=0, atol=32 eps)``."""
+    fs = (fa, fb, fd, fe)
+    for f in fs:
+        if f == 0 or not math.isfinite(f):
+            return False
+    for i in range(4):
+        for j in range(i + 1, 4):
+            if _isclose(fs[i], fs[j], 0.0, 32 * _EPS):
+                return False
+    return True
+
+
+@_jit
+def _inverse_poly_zero(a: float, b: float, c: float, d: float, fa: float, fb: float, fc: float, fd: float) -> float:
+    """scipy's ``_inverse_poly_zero``: Neville's algorithm for the cubic x(f) through four points, at f = 0."""
+    xv = np.array([fa, fb, fc, fd])
+    q = np.zeros((4, 4))
+    dd = np.zeros((4, 4))
+    q[0, 0] = dd[0, 0] = a
+    q[1, 0] = dd[1, 0] = b
+    q[2, 0] = dd[2, 0] = c
+    q[3, 0] = dd[3, 0] = d
+    for k in range(1, 4):
+        for i in range(k, 4):
+            alpha = dd[i, k - 1] - q[i - 1, k - 1]
+            diffik = xv[i - k] - xv[i]
+            q[i, k] = (xv[i] - 0.0) / diffik * alpha
+            dd[i, k] = (xv[i - k] - 0.0) / diffik * alpha
+    zero: float = ((q[3, 1] + q[3, 2]) + q[3, 3]) + q[3, 0]
+    return zero
+
+
+@_jit
+def _newton_quadratic(a: float, b: float, fa: float, fb: float, d: float, fd: float, k: int) -> float:
+    """scipy's ``_newton_quadratic`` on the bracket [a, b] with the outside point d."""
+    big_b = (fb - fa) / (b - a)
+    row1 = (fd - fb) / (d - b)
+    big_a = (row1 - big_b) / (d - a)
+    if big_a == 0:
+        return a - fa / big_b
+    r = a if _sign(big_a) * _sign(fa) > 0 else b
+    for _ in range(k):
+        r1 = r - ((big_a * (r - b) + big_b) * (r - a) + fa) / (big_b + big_a * (2 * r - a - b))
+        if not (a < r1 < b):
+            if a < r < b:
+                return r
+            r = (a + b) / 2.0
+            break
+        r = r1
+    return r
+
+
+@_jit
+def _toms748(mode: int, p: F8, a: float, b: float) -> tuple[float, bool]:
+    """``scipy.optimize.toms748(f, a, b)`` (k=1, its default tolerances) for :func:`_slip_f`; False where
+    scipy would raise."""
+    fa = _slip_f(a, mode, p)
+    if not math.isfinite(fa):
+        return np.nan, False
+    if fa == 0:
+        return a, True
+    fb = _slip_f(b, mode, p)
+    if not math.isfinite(fb):
+        return np.nan, False
+    if fb == 0:
+        return b, True
+    if _sign(fb) * _sign(fa) > 0:
+        return np.nan, False
+    a0, a1, f0, f1 = a, b, fa, fb
+    # the first step: a secant
+    if f0 == f1:
+        c = np.nan
+    elif abs(f1) > abs(f0):
+        c = (-f0 / f1 * a1 + a0) / (1 - f0 / f1)
+    else:
+        c = (-f1 / f0 * a0 + a1) / (1 - f1 / f0)
+    if not (a0 < c < a1):
+        c = (a0 + a1) / 2.0
+    fc = _slip_f(c, mode, p)
+    if not math.isfinite(fc):
+        return np.nan, False
+    if fc == 0:
+        return c, True
+    if _sign(f0) * _sign(fc) > 0:
+        d, fd, a0, f0 = a0, f0, c, fc
+    else:
+        d, fd, a1, f1 = a1, f1, c, fc
+    have_e = False
+    e = fe = 0.0
+    iterations = 1
+    while True:
+        iterations += 1
+        width = a1 - a0
+        have_c = False
+        c = np.nan
+        if have_e and _notclose(f0, f1, fd, fe):
+            c0 = _inverse_poly_zero(a0, a1, d, e, f0, f1, fd, fe)
+            if a0 < c0 < a1:
+                c = c0
+                have_c = True
+        if not have_c:
+            c = _newton_quadratic(a0, a1, f0, f1, d, fd, 2)
+        fc = _slip_f(c, mode, p)
+        if not math.isfinite(fc):
+            return np.nan, False
+        if fc == 0:
+            return c, True
+        e, fe, have_e = d, fd, True
+        if _sign(f0) * _sign(fc) > 0:
+            d, fd, a0, f0 = a0, f0, c, fc
+        else:
+            d, fd, a1, f1 = a1, f1, c, fc
+        first = abs(f0) < abs(f1)
+        u, fu = (a0, f0) if first else (a1, f1)
+        slope = (f1 - f0) / (a1 - a0)
+        c = u - 2 * fu / slope
+        if abs(c - u) > 0.5 * (a1 - a0):
+            c = (a0 + a1) / 2.0
+        else:
+            if _isclose(c, u, _EPS, 0.0):
+                e0 = math.frexp(f0)[1]
+                e1 = math.frexp(f1)[1]
+                if (e0 < e1 - 50) if first else (e1 < e0 - 50):
+                    c = (31 * a0 + a1) / 32 if first else (31 * a1 + a0) / 32
+                else:
+                    mm = 1.0 if first else -1.0
+                    c = u + (mm * abs(c) * _TOMS_RTOL + mm * _TOMS_XTOL)
+                if not (a0 < c < a1):
+                    c = (a0 + a1) / 2.0
+        fc = _slip_f(c, mode, p)
+        if not math.isfinite(fc):
+            return np.nan, False
+        if fc == 0:
+            return c, True
+        e, fe = d, fd
+        if _sign(f0) * _sign(fc) > 0:
+            d, fd, a0, f0 = a0, f0, c, fc
+        else:
+            d, fd, a1, f1 = a1, f1, c, fc
+        if a1 - a0 > 0.5 * width:
+            e, fe = d, fd
+            z = (a0 + a1) / 2.0
+            fz = _slip_f(z, mode, p)
+            if not math.isfinite(fz):
+                return np.nan, False
+            if fz == 0:
+                return z, True
+            if _sign(f0) * _sign(fz) > 0:
+                d, fd, a0, f0 = a0, f0, z, fz
+            else:
+                d, fd, a1, f1 = a1, f1, z, fz
+        if _isclose(a0, a1, _TOMS_RTOL, _TOMS_XTOL):
+            return (a0 + a1) / 2.0, True
+        if iterations >= _TOMS_MAXITER:
+            return np.nan, False
+
+
 @_jit
 def _collinear(
     v_t_0: float, v_n_0: float, m: float, mu: float, e_n: float, eta_squared: float
 ) -> tuple[float, float, bool]:
-    """Stronge's collinear compliant collision: the gross-slip case compiled, the others by pooltool itself."""
+    """pooltool's ``resolve_collinear_compliant_frictional_inelastic_collision`` (Stronge's collinear
+    compliant collision) with beta_t 3.5, beta_n 1 and k_n 1e3, as the cushion model calls it; False where
+    pooltool would raise."""
     beta_t = 3.5
     beta_n = 1.0
     k_n = 1e3
@@ -272,10 +491,37 @@ def _collinear(
     t_f = _collision_duration(t_c, e_n)
     if _is_gross_slip(v_t_0_by_v_n_0, mu, e_n, eta_squared, beta_t_by_beta_n):
         v_t_f = v_t_0 - mu * v_n_0 * beta_t_by_beta_n * (1 + e_n)
-        v_n_f = _v_n_restitution(t_f, v_n_0, omega_n, e_n)
-        return v_t_f, v_n_f, True
-    with numba.objmode(v_t_f="float64", v_n_f="float64"):
-        v_t_f, v_n_f = _collinear_python(v_t_0, v_n_0, m, beta_t, beta_n, mu, e_n, k_n, eta_squared)
+    elif _is_initial_stick(v_t_0_by_v_n_0, mu, eta_squared):
+        if _isclose(v_t_0_by_v_n_0, 0.0, 1e-5, 1e-8):
+            t_slip = t_f
+        elif _isclose(v_t_0_by_v_n_0, mu * eta_squared, 1e-5, 1e-8):
+            t_slip = t_c
+        else:
+            p = np.array([v_t_0_by_v_n_0, omega_t, omega_n, mu, e_n, eta_squared])
+            t_slip, ok = _toms748(0, p, t_c, t_f)
+            if not (ok and t_c <= t_slip <= t_f):
+                return 0.0, 0.0, False
+        v_t_stick_to_slip = _v_t_stick(t_slip, omega_t, v_t_0, 0.0, 0.0)
+        v_t_f = v_t_stick_to_slip + mu * v_n_0 * beta_t_by_beta_n * e_n * (
+            1 + math.cos(omega_n * t_slip / e_n + _t_c_shift(e_n))
+        )
+    else:
+        t_stick = _stick_time_for_initial_slip(v_t_0_by_v_n_0, beta_t_by_beta_n, mu, e_n, eta_squared, t_c)
+        u_t_slip_to_stick = _u_t_initial_slip(t_stick, t_c, v_n_0, mu, eta_squared, omega_n, e_n)
+        v_t_slip_to_stick = _v_t_initial_slip(t_stick, t_c, v_t_0, v_n_0, mu, beta_t_by_beta_n, omega_n, e_n)
+        ratio = v_t_0 / v_n_0
+        if _isclose(ratio, mu * eta_squared, 1e-5, 1e-8):
+            t_slip = t_c
+        elif _isclose(ratio, mu * ((1 + e_n) * beta_t_by_beta_n - eta_squared / e_n), 1e-5, 1e-8):
+            t_slip = t_f
+        else:
+            p = np.array([omega_n, mu, v_n_0, u_t_slip_to_stick, omega_t, t_stick, v_t_slip_to_stick, eta_squared, e_n])
+            t_slip, ok = _toms748(1, p, t_c, t_f)
+            if not (ok and t_stick <= t_slip <= t_f):
+                return 0.0, 0.0, False
+        v_t_stick_to_slip = _v_t_stick(t_slip, omega_t, v_t_slip_to_stick, u_t_slip_to_stick, t_stick)
+        v_t_f = v_t_stick_to_slip + beta_t_by_beta_n * mu * v_n_0 * e_n * (1 + math.cos(_phase(t_slip, omega_n, e_n)))
+    v_n_f = _v_n_restitution(t_f, v_n_0, omega_n, e_n)
     return v_t_f, v_n_f, True
 
 
@@ -395,6 +641,122 @@ def _earliest(times: F8, seqs: I8, valid: Any) -> tuple[float, int]:
     return best_t, best
 
 
+# --- pruning: contacts that cannot happen before the ball's next transition --------------------------------
+# A cached time of ball b is used only until b's next event, and b's next transition is always a candidate,
+# so a cached time later than that transition is never the earliest event: pooltool computes it, then
+# throws it away when b's transition invalidates it. Over [t, its transition] a translating ball follows
+# pooltool's own parabola c + b u + a u^2 (a straight line when rolling), which lies inside the triangle of
+# its Bezier control points. A cushion segment, cushion tip or pocket farther than the contact distance
+# plus PRUNE_MARGIN from that triangle cannot be reached in time: its time is stored as infinity without
+# calling the kernel. This never changes which event is next, only how much is computed.
+
+PRUNE_MARGIN = 1e-4
+"""Metres of slack on top of the contact distance before a contact is ruled out (rounding is ~1e-15 m)."""
+
+
+@_jit
+def _path_hull(rvw: F8, s: int, rb: float, mu: float, g: float, horizon: float) -> F8:
+    """The control points (3 x 2) of the ball's path over ``horizon`` seconds, as pooltool's collision
+    kernels model it."""
+    vx = rvw[1, 0]
+    vy = rvw[1, 1]
+    speed = math.sqrt(vx * vx + vy * vy + rvw[1, 2] * rvw[1, 2])
+    planar = math.sqrt(vx * vx + vy * vy)
+    bx = speed * vx / planar if planar > 0 else 0.0
+    by = speed * vy / planar if planar > 0 else 0.0
+    ux = vx / planar if planar > 0 else 1.0
+    uy = vy / planar if planar > 0 else 0.0
+    if s != ROLLING:
+        # the relative velocity of the contact point with the cloth: v + w x (0, 0, -R)
+        rx = vx - rvw[2, 1] * rb
+        ry = vy + rvw[2, 0] * rb
+        rz = rvw[1, 2]
+        norm = math.sqrt(rx * rx + ry * ry + rz * rz)
+        if norm > 0:
+            ux = rx / norm
+            uy = ry / norm
+    k = -0.5 * mu * g
+    h = horizon * (1 + 1e-9) + 1e-9
+    out = np.empty((3, 2))
+    out[0, 0] = rvw[0, 0]
+    out[0, 1] = rvw[0, 1]
+    out[1, 0] = rvw[0, 0] + bx * h / 2
+    out[1, 1] = rvw[0, 1] + by * h / 2
+    out[2, 0] = rvw[0, 0] + bx * h + k * ux * h * h
+    out[2, 1] = rvw[0, 1] + by * h + k * uy * h * h
+    return out
+
+
+@_jit
+def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    dx = bx - ax
+    dy = by - ay
+    length2 = dx * dx + dy * dy
+    u = ((px - ax) * dx + (py - ay) * dy) / length2 if length2 > 0 else 0.0
+    u = min(1.0, max(0.0, u))
+    ex = ax + u * dx - px
+    ey = ay + u * dy - py
+    return math.sqrt(ex * ex + ey * ey)
+
+
+@_jit
+def _side(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+
+
+@_jit
+def _inside(hull: F8, px: float, py: float) -> bool:
+    d0 = _side(hull[0, 0], hull[0, 1], hull[1, 0], hull[1, 1], px, py)
+    d1 = _side(hull[1, 0], hull[1, 1], hull[2, 0], hull[2, 1], px, py)
+    d2 = _side(hull[2, 0], hull[2, 1], hull[0, 0], hull[0, 1], px, py)
+    negative = d0 < 0 or d1 < 0 or d2 < 0
+    positive = d0 > 0 or d1 > 0 or d2 > 0
+    return not (negative and positive)
+
+
+@_jit
+def _crosses(ax: float, ay: float, bx: float, by: float, cx: float, cy: float, dx: float, dy: float) -> bool:
+    d1 = _side(ax, ay, bx, by, cx, cy)
+    d2 = _side(ax, ay, bx, by, dx, dy)
+    d3 = _side(cx, cy, dx, dy, ax, ay)
+    d4 = _side(cx, cy, dx, dy, bx, by)
+    return (d1 * d2 <= 0) and (d3 * d4 <= 0)
+
+
+@_jit
+def _hull_point(hull: F8, px: float, py: float) -> float:
+    """Distance from a point to the triangle ``hull`` (0 inside)."""
+    if _inside(hull, px, py):
+        return 0.0
+    best = np.inf
+    for e in range(3):
+        f = (e + 1) % 3
+        best = min(best, _point_segment(px, py, hull[e, 0], hull[e, 1], hull[f, 0], hull[f, 1]))
+    return best
+
+
+@_jit
+def _hull_segment(hull: F8, p1: F8, p2: F8) -> float:
+    """Distance from the segment p1-p2 (x, y) to the triangle ``hull`` (0 if they meet)."""
+    ax, ay, bx, by = p1[0], p1[1], p2[0], p2[1]
+    if _inside(hull, ax, ay) or _inside(hull, bx, by):
+        return 0.0
+    best = np.inf
+    for e in range(3):
+        f = (e + 1) % 3
+        cx, cy, dx, dy = hull[e, 0], hull[e, 1], hull[f, 0], hull[f, 1]
+        if _crosses(ax, ay, bx, by, cx, cy, dx, dy):
+            return 0.0
+        best = min(
+            best,
+            _point_segment(ax, ay, cx, cy, dx, dy),
+            _point_segment(bx, by, cx, cy, dx, dy),
+            _point_segment(cx, cy, ax, ay, bx, by),
+            _point_segment(dx, dy, ax, ay, bx, by),
+        )
+    return best
+
+
 @_jit
 def run_loop(
     rvw: F8,
@@ -415,6 +777,7 @@ def run_loop(
     pocket_centre: F8,
     pocket_coef: F8,
     max_events: int,
+    prune_on: bool = True,
 ) -> tuple[int, float, I8, F8, F8]:
     """Run pooltool's event loop from just after the strike (time 0) until every ball rests.
 
@@ -474,6 +837,8 @@ def run_loop(
             circ_ok[b * n_circ : (b + 1) * n_circ] = True
             pk_ok[b * n_pocket : (b + 1) * n_pocket] = True
     seq = 1
+    hulls = np.zeros((n, 3, 2))
+    prunable = np.zeros(n, np.bool_)
 
     capacity = 256
     codes = np.zeros((capacity, 3), np.int64)
@@ -511,11 +876,26 @@ def run_loop(
             sb = s[b]
             moving = not _nontranslating(sb)
             mu = u_s if sb == SLIDING else u_r
+            if moving and not (
+                circ_ok[b * n_circ : (b + 1) * n_circ].all()
+                and lin_ok[b * n_lin : (b + 1) * n_lin].all()
+                and pk_ok[b * n_pocket : (b + 1) * n_pocket].all()
+            ):
+                hull = _path_hull(rvw[b], sb, rb, mu, g, tr_t[b] - t)
+                prune = math.isfinite(hull[2, 0]) and math.isfinite(hull[2, 1]) and prune_on
+                hulls[b] = hull
+                prunable[b] = prune
             for c in range(n_circ):
                 k = b * n_circ + c
                 if circ_ok[k]:
                     continue
-                if moving:
+                if (
+                    moving
+                    and prunable[b]
+                    and _hull_point(hulls[b], circ_coef[c, 0], circ_coef[c, 1]) > rb + circ_coef[c, 2] + PRUNE_MARGIN
+                ):
+                    circ_t[k] = np.inf
+                elif moving:
                     circ_t[k] = t + _circ_time(
                         rvw[b], sb, circ_coef[c, 0], circ_coef[c, 1], circ_coef[c, 2], mu, m, g, rb
                     )
@@ -532,7 +912,9 @@ def run_loop(
                 k = b * n_lin + c
                 if lin_ok[k]:
                     continue
-                if moving:
+                if moving and prunable[b] and _hull_segment(hulls[b], lin_p1[c], lin_p2[c]) > rb + PRUNE_MARGIN:
+                    lin_t[k] = np.inf
+                elif moving:
                     lin_t[k] = t + _lin_time(
                         rvw[b],
                         sb,
@@ -560,7 +942,13 @@ def run_loop(
                 k = b * n_pocket + c
                 if pk_ok[k]:
                     continue
-                if moving:
+                if (
+                    moving
+                    and prunable[b]
+                    and _hull_point(hulls[b], pocket_coef[c, 0], pocket_coef[c, 1]) > pocket_coef[c, 2] + PRUNE_MARGIN
+                ):
+                    pk_t[k] = np.inf
+                elif moving:
                     pk_t[k] = t + _pocket_time(
                         rvw[b], sb, pocket_coef[c, 0], pocket_coef[c, 1], pocket_coef[c, 2], mu, m, g, rb
                     )
