@@ -261,3 +261,57 @@ def test_pooling_two_evaluations_weights_every_field_by_its_plays():
     assert pooled.penalties == {"7d": 0.25, "8a": 0.375}
     assert (pooled.position_value, pooled.score, pooled.p_win) == (0.0, 4.5, 0.1875)
     assert (pooled.stroke, pooled.window, pooled.kind) == (a.stroke, a.window, a.kind)
+
+
+def test_stratified_noise_draws_one_value_from_each_slice_of_every_parameter():
+    """The search's evaluation plays draw their noise as a Latin hypercube (search.STRATIFIED): of 12 plays,
+    exactly one direction error falls in each twelfth of the normal distribution, and so for every parameter;
+    the order differs per column and per seed."""
+    from statistics import NormalDist
+
+    from kaisa.players.search import _stratified_normals
+
+    for seed in range(5):
+        z = _stratified_normals(np.random.default_rng(seed), 12)
+        assert z.shape == (12, 5)
+        for column in z.T:
+            slices = sorted(int(NormalDist().cdf(v) * 12) for v in column)
+            assert slices == list(range(12))
+        assert not np.array_equal(np.argsort(z[:, 0]), np.argsort(z[:, 2]))
+
+
+def test_a_stroke_executed_with_drawn_normals_is_the_random_execution():
+    """StrokeNoise.apply draws five normals and executes with them: the match's chance step is unchanged."""
+    from kaisa.game.chance import StrokeNoise
+
+    noise = StrokeNoise(1.3)
+    stroke = Stroke(BallId.W1, 2.0, 33.0, side=0.2, follow=-0.1)
+    assert noise.apply(stroke, np.random.default_rng(5)) == noise.execute(
+        stroke, np.random.default_rng(5).standard_normal(5)
+    )
+
+
+def test_the_chosen_safety_is_scored_by_fresh_plays_not_by_the_luck_it_was_chosen_by(monkeypatch):
+    """search.SAFETY_RECHECK: the best of a few noisy safety scores is rescored by new plays before it is
+    compared with a pot; the choice among the safeties is the same."""
+    from kaisa.players import search
+
+    w, length = OFFICIAL.width, OFFICIAL.length
+    position = Position(
+        {
+            "W1": (0.7, 1.0),
+            "W2": (R + 1e-6, 0.9),
+            "K": (w - R - 1e-6, 0.8),
+            "R1": (R + 1e-6, 2.1),
+            "R2": (0.35, length - R - 1e-6),
+        }
+    )
+    player = SearchPlayer("master", seed=2, parallel=False)
+    rechecked = player.safety(position, GameState(), OFFICIAL, 0)
+    monkeypatch.setattr(search, "SAFETY_RECHECK", 0)
+    chosen = player.safety(position, GameState(), OFFICIAL, 0)
+    assert rechecked is not None
+    assert chosen is not None
+    assert rechecked.stroke == chosen.stroke
+    assert rechecked.score != chosen.score  # new draws
+    assert round(rechecked.p_foul * search.SAFETY_RECHECK, 9).is_integer()  # scored over the fresh plays

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Stroke
 from kaisa.table import OFFICIAL, TableSpec
@@ -44,7 +45,12 @@ class StrokeNoise:
 
     def apply(self, stroke: Stroke, rng: np.random.Generator, spec: TableSpec = OFFICIAL) -> Stroke:
         """One noisy execution of ``stroke``, drawing five normals from ``rng``."""
-        z = rng.standard_normal(5) * self.scale
+        return self.execute(stroke, rng.standard_normal(5), spec)
+
+    def execute(self, stroke: Stroke, normals: ArrayLike, spec: TableSpec = OFFICIAL) -> Stroke:
+        """``stroke`` executed with the given five standard normal draws (direction, elevation, speed, side,
+        follow): :meth:`apply` draws them at random; a search may draw them stratified."""
+        z = np.asarray(normals, dtype=float) * self.scale
         tip = self.tip_sigma / spec.ball_radius
         side = stroke.side + z[3] * tip
         follow = stroke.follow + z[4] * tip
