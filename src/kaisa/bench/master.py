@@ -1,24 +1,25 @@
 """The master's decisions: how long they take, and how much a deeper search would gain over them.
 
 *Decision time*: the master deciding on seeded 5-ball layouts, with its two worker processes and with one,
-as in the previous session (no second look at the best windows) and as it was before this
-benchmark's changes (full window scan, stock pooltool), side by side in one run.
+as in the previous session (independent noise draws, no fresh look at the chosen safety) and as it was
+before this benchmark's changes (full window scan, stock pooltool, no second look), side by side in one run.
 
 *Regret*: on each seeded layout the master decides, and so does a deeper search (:func:`deep_level`: more
 candidates, a finer scan, five times the samples, about five times the simulations; the measured ratio is
-reported). Both choices
-are then played :data:`APPRAISAL_SAMPLES` times with the same noise draws and scored as the search scores a
-stroke (expected points, position left, win); the regret is the deep choice's score minus the master's, in
-points per shot. Positions where either search chose a safety are reported separately. Tests never assert
-on these numbers.
+reported), and so does the previous session's master. The choices are then played
+:data:`APPRAISAL_SAMPLES` times with the same noise draws and scored as the search scores a stroke
+(expected points, position left, win); the regret is the deep choice's score minus the master's, in points
+per shot. Positions where either search chose a safety are reported separately. Tests never assert on
+these numbers.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from multiprocessing import get_context
 
@@ -71,6 +72,22 @@ class RegretSample:
     master_simulations: int
     deep_simulations: int
     same_call: bool
+    previous_regret: float = 0.0
+    """The same for the previous session's master (:func:`previous_master`), against the same deep choice."""
+
+
+@contextmanager
+def previous_master() -> Iterator[None]:
+    """The search as the previous session left it, for the duration of a ``with``: independent noise draws
+    and no fresh look at the chosen safety."""
+    from kaisa.players import search
+
+    saved = search.STRATIFIED, search.SAFETY_RECHECK
+    search.STRATIFIED, search.SAFETY_RECHECK = False, 0
+    try:
+        yield
+    finally:
+        search.STRATIFIED, search.SAFETY_RECHECK = saved
 
 
 def regret_at(args: tuple[int, Position, int]) -> RegretSample:
@@ -94,9 +111,12 @@ def regret_at(args: tuple[int, Position, int]) -> RegretSample:
         deep_sims = search.simulations() - before
     finally:
         search.COARSE_FIRST = coarse
+    with previous_master():
+        earlier = SearchPlayer("master", seed=seed + index, parallel=False).decide(position, game)
     judge = SearchPlayer("master", seed=10_000 + index, parallel=False)
     a = judge.appraise(ours.call, ours.stroke, position, game, APPRAISAL_SAMPLES)
     b = judge.appraise(theirs.call, theirs.stroke, position, game, APPRAISAL_SAMPLES)
+    c = judge.appraise(earlier.call, earlier.stroke, position, game, APPRAISAL_SAMPLES)
     return RegretSample(
         index,
         b.score - a.score,
@@ -105,6 +125,7 @@ def regret_at(args: tuple[int, Position, int]) -> RegretSample:
         ours_sims,
         deep_sims,
         ours.call == theirs.call and ours.kind == theirs.kind,
+        b.score - c.score,
     )
 
 
@@ -133,6 +154,22 @@ class RegretResult:
         return self._mean(lambda s: s.master_safety or s.deep_safety)
 
     @property
+    def previous(self) -> tuple[float | None, float | None, int]:
+        """The previous session's master against the same deep choices."""
+        values = [s.previous_regret for s in self.samples]
+        if len(values) < 2:
+            return (values[0] if values else None), None, len(values)
+        return statistics.fmean(values), statistics.stdev(values) / len(values) ** 0.5, len(values)
+
+    @property
+    def gain(self) -> tuple[float | None, float | None]:
+        """How much less regret the master has than the previous one, paired position by position (SE)."""
+        values = [s.previous_regret - s.regret for s in self.samples]
+        if len(values) < 2:
+            return (values[0] if values else None), None
+        return statistics.fmean(values), statistics.stdev(values) / len(values) ** 0.5
+
+    @property
     def depth(self) -> float | None:
         ours = sum(s.master_simulations for s in self.samples)
         return sum(s.deep_simulations for s in self.samples) / ours if ours else None
@@ -147,6 +184,10 @@ class RegretResult:
             "regret_safeties": self.safeties[0],
             "safety_positions": self.safeties[2],
             "depth_ratio": self.depth,
+            "previous_regret": self.previous[0],
+            "previous_regret_se": self.previous[1],
+            "gain": self.gain[0],
+            "gain_se": self.gain[1],
             "seconds": self.seconds,
             "samples": [asdict(s) for s in self.samples],
         }
@@ -204,11 +245,11 @@ class DecisionTimes:
 
 def decision_times(positions: int, seed: int = 2014, console: Console | None = None) -> list[DecisionTimes]:
     """The master on the same seeded layouts: now with 2 workers, now with 1, as in the previous session
-    (coarse-first scan and fast pooltool, no second look at the best windows; 2 workers), and before (full scan, stock pooltool, 2 workers); each configuration decides every
-    layout, in turn."""
+    (independent noise draws, a safety compared by the score it was chosen by; 2 workers), and before (full
+    scan, stock pooltool, no second look; 2 workers); each configuration decides every layout, in turn."""
     from kaisa.physics import fast
     from kaisa.players import search
-    from kaisa.players.search import REFINE_TOP, SearchPlayer, close_pool
+    from kaisa.players.search import REFINE_TOP, SAFETY_RECHECK, STRATIFIED, SearchPlayer, close_pool
     from kaisa.referee import GameState
 
     cases = layouts(positions, seed)
@@ -218,7 +259,9 @@ def decision_times(positions: int, seed: int = 2014, console: Console | None = N
         close_pool()  # the workers are forked again with the configuration
         (fast.use_stock if label == "before" else fast.use_fast)()
         search.COARSE_FIRST = label != "before"
-        search.REFINE_TOP = 0 if label in ("previous", "before") else REFINE_TOP
+        search.REFINE_TOP = 0 if label == "before" else REFINE_TOP
+        search.STRATIFIED = STRATIFIED and label not in ("previous", "before")
+        search.SAFETY_RECHECK = 0 if label in ("previous", "before") else SAFETY_RECHECK
 
     labels = ("2 workers", "1 worker", "previous", "before")
     times: dict[str, list[float]] = {label: [] for label in labels}
@@ -261,4 +304,14 @@ def print_master_report(times: list[DecisionTimes], regret: RegretResult | None,
         f"[bold]{mean:.3f}[/] points per shot (SE {se if se is not None else float('nan'):.3f}); "
         f"pots {pots[0] if pots[0] is not None else float('nan'):.3f} ({pots[2]}), positions with a safety "
         f"{safeties[0] if safeties[0] is not None else float('nan'):.3f} ({safeties[2]})"
+    )
+
+    def number(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.3f}"
+
+    before, before_se, _ = regret.previous
+    gain, gain_se = regret.gain
+    console.print(
+        f"the previous session's master on the same positions: {number(before)} (SE {number(before_se)}); "
+        f"the master gains {number(gain)} points per shot over it (paired SE {number(gain_se)})"
     )
