@@ -36,7 +36,6 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
-import pooltool as pt
 import pooltool.constants as ptconst
 from numpy.typing import NDArray
 from pooltool.events import EventType
@@ -114,6 +113,10 @@ _roll_time = ptu.get_roll_time
 _spin_time = ptu.get_spin_time
 _squared_norm3d = ptu.squared_norm3d
 _solve_complex = quadratic.solve_complex
+_quadratic = quadratic.solve
+_angle = ptu.angle
+_get_u = solve.get_u
+EPS = ptconst.EPS
 _bb_time = solve.ball_ball_collision_time
 _lin_time = solve.ball_linear_cushion_collision_time
 _circ_time = solve.ball_circular_cushion_collision_time
@@ -758,6 +761,119 @@ def _hull_segment(hull: F8, p1: F8, p2: F8) -> float:
 
 
 @_jit
+def _hull_hull(h1: F8, h2: F8) -> float:
+    """Distance between two triangles (0 if they meet)."""
+    for e in range(3):
+        if _inside(h2, h1[e, 0], h1[e, 1]) or _inside(h1, h2[e, 0], h2[e, 1]):
+            return 0.0
+    best = np.inf
+    for e in range(3):
+        f = (e + 1) % 3
+        best = min(best, _hull_segment(h2, h1[e], h1[f]))
+    return best
+
+
+@_jit
+def _point_hull(rvw: F8) -> F8:
+    out = np.empty((3, 2))
+    for e in range(3):
+        out[e, 0] = rvw[0, 0]
+        out[e, 1] = rvw[0, 1]
+    return out
+
+
+@_jit
+def _lin_time_within(
+    rvw: F8,
+    s: int,
+    lx: float,
+    ly: float,
+    l0: float,
+    p1: F8,
+    p2: F8,
+    direction: int,
+    mu: float,
+    m: float,
+    g: float,
+    rb: float,
+    horizon: float,
+) -> float:
+    """pooltool's ``ball_linear_cushion_collision_time`` where it is at most ``horizon``, else infinity.
+
+    The same roots from the same operations; pooltool evolves the ball to every positive root to check that
+    the contact is on the segment and keeps the smallest that is: this checks the roots up to the horizon in
+    increasing order and stops at the first on the segment, the same number. A later contact is never used
+    (see the pruning notes above), so it is not looked for.
+    """
+    if s in (SPINNING, POCKETED, STATIONARY):
+        return np.inf
+    phi = _angle(rvw[1])
+    v = _norm3d(rvw[1])
+    u = _get_u(rvw, rb, phi, s)
+    k = -0.5 * mu * g
+    cos_phi = np.cos(phi)
+    sin_phi = np.sin(phi)
+    ax = k * (u[0] * cos_phi - u[1] * sin_phi)
+    ay = k * (u[0] * sin_phi + u[1] * cos_phi)
+    bx, by = v * cos_phi, v * sin_phi
+    cx, cy = rvw[0, 0], rvw[0, 1]
+    big_a = lx * ax + ly * ay
+    big_b = lx * bx + ly * by
+    roots = np.full(4, np.nan)
+    if direction == 0:
+        c = l0 + lx * cx + ly * cy + rb * np.sqrt(lx * lx + ly * ly)
+        roots[0], roots[1] = _quadratic(big_a, big_b, c)
+    elif direction == 1:
+        c = l0 + lx * cx + ly * cy - rb * np.sqrt(lx * lx + ly * ly)
+        roots[0], roots[1] = _quadratic(big_a, big_b, c)
+    else:
+        c1 = l0 + lx * cx + ly * cy + rb * np.sqrt(lx * lx + ly * ly)
+        c2 = l0 + lx * cx + ly * cy - rb * np.sqrt(lx * lx + ly * ly)
+        roots[0], roots[1] = _quadratic(big_a, big_b, c1)
+        roots[2], roots[3] = _quadratic(big_a, big_b, c2)
+    limit = horizon * (1 + 1e-9) + 1e-9
+    checked = np.zeros(4, np.bool_)
+    while True:
+        best = -1
+        for q in range(4):
+            candidate = roots[q]
+            if checked[q] or math.isnan(candidate) or candidate <= EPS or candidate > limit:
+                continue
+            if best < 0 or candidate < roots[best]:
+                best = q
+        if best < 0:
+            return np.inf
+        checked[best] = True
+        root: float = roots[best]
+        rvw_dtau, _ = _evolve(s, rvw, rb, m, mu, 1, mu, g, root)
+        s_score = -np.dot(p1 - rvw_dtau[0], p2 - p1) / np.dot(p2 - p1, p2 - p1)
+        if 0 <= s_score <= 1:
+            return root
+
+
+@_jit
+def _apart(rvw: F8, s: I8, i: int, j: int, tr_t: F8, t: float, rb: float, u_s: float, u_r: float, g: float) -> bool:
+    """Whether balls i and j stay more than two radii (plus the margin) apart until the first of their
+    next transitions, so that their contact time, if any, is never used."""
+    horizon = min(tr_t[i], tr_t[j]) - t
+    if not math.isfinite(horizon):
+        return False
+    if _nontranslating(s[i]):
+        hull_i = _point_hull(rvw[i])
+    else:
+        hull_i = _path_hull(rvw[i], s[i], rb, u_s if s[i] == SLIDING else u_r, g, horizon)
+    if _nontranslating(s[j]):
+        hull_j = _point_hull(rvw[j])
+    else:
+        hull_j = _path_hull(rvw[j], s[j], rb, u_s if s[j] == SLIDING else u_r, g, horizon)
+    for e in range(3):
+        for q in range(2):
+            if not (math.isfinite(hull_i[e, q]) and math.isfinite(hull_j[e, q])):
+                return False
+    return _hull_hull(hull_i, hull_j) > 2 * rb + PRUNE_MARGIN
+
+
+@_jit
 def run_loop(
     rvw: F8,
     s: I8,
@@ -865,6 +981,8 @@ def run_loop(
                 bb_t[k] = np.inf
             elif _norm3d(rvw[i, 0] - rvw[j, 0]) < rb + rb:
                 bb_t[k] = t
+            elif prune_on and _apart(rvw, s, i, j, tr_t, t, rb, u_s, u_r, g):
+                bb_t[k] = np.inf
             else:
                 mu1 = u_s if si == SLIDING else u_r
                 mu2 = u_s if sj == SLIDING else u_r
@@ -914,6 +1032,22 @@ def run_loop(
                     continue
                 if moving and prunable[b] and _hull_segment(hulls[b], lin_p1[c], lin_p2[c]) > rb + PRUNE_MARGIN:
                     lin_t[k] = np.inf
+                elif moving and prunable[b]:
+                    lin_t[k] = t + _lin_time_within(
+                        rvw[b],
+                        sb,
+                        lin_coef[c, 0],
+                        lin_coef[c, 1],
+                        lin_coef[c, 2],
+                        lin_p1[c],
+                        lin_p2[c],
+                        lin_dir[c],
+                        mu,
+                        m,
+                        g,
+                        rb,
+                        tr_t[b] - t,
+                    )
                 elif moving:
                     lin_t[k] = t + _lin_time(
                         rvw[b],
@@ -1176,8 +1310,7 @@ def simulate(position: Position, stroke: Stroke, *, spec: TableSpec = OFFICIAL) 
     :func:`kaisa.physics.engine.simulate` without trajectories."""
     ptable = engine.physics_table(spec)
     centres = engine._prepare(position, stroke, spec)
-    system = engine.build_system(centres, stroke, ptable)
-    record = _play(system, centres, stroke, ptable, spec) if system.cue.V0 > 0 else None
+    record = _play(centres, stroke, ptable, spec) if stroke.speed > 0 else None
     # None: no strike at all, or a pooltool model would raise; pooltool answers (or raises) itself
     return record if record is not None else engine.simulate_pooltool(position, stroke, spec=spec)
 
@@ -1185,21 +1318,24 @@ def simulate(position: Position, stroke: Stroke, *, spec: TableSpec = OFFICIAL) 
 class _Run:
     """One compiled run: the balls' ids, the strike, and what :func:`run_loop` returned."""
 
-    def __init__(self, system: pt.System, stroke: Stroke, ptable: engine.PhysicsTable) -> None:
+    def __init__(self, centres: Mapping[BallId, Point], stroke: Stroke, ptable: engine.PhysicsTable) -> None:
+        """The balls as :func:`kaisa.physics.engine.build_system` places them (resting, centres at height R),
+        the cue ball struck by pooltool's own stick-ball model, then the loop."""
         self.arrays = _arrays(ptable)
-        self.ids = tuple(system.balls)
-        balls = tuple(system.balls.values())
+        self.ids = tuple(b.value for b in centres)
         self.cue_id = stroke.ball.value
         cue_index = self.ids.index(self.cue_id)
-        cue_ball = balls[cue_index]
+        cue_ball = engine.build_ball(stroke.ball, centres[stroke.ball], ptable.spec)
         self.strike_at = (float(cue_ball.state.rvw[0, 0]), float(cue_ball.state.rvw[0, 1]))
-        engine.ENGINE.resolver.stick_ball.resolve(system.cue, cue_ball, inplace=True)
-        n = len(balls)
-        rvw = np.empty((n, 3, 3), dtype=np.float64)
-        s = np.empty(n, dtype=np.int64)
-        for k, ball in enumerate(balls):
-            rvw[k] = ball.state.rvw
-            s[k] = ball.state.s
+        engine.ENGINE.resolver.stick_ball.resolve(engine.build_cue(stroke), cue_ball, inplace=True)
+        n = len(self.ids)
+        rvw = np.zeros((n, 3, 3), dtype=np.float64)
+        for k, centre in enumerate(centres.values()):
+            rvw[k, 0, 0], rvw[k, 0, 1] = centre
+            rvw[k, 0, 2] = cue_ball.params.R
+        rvw[cue_index] = cue_ball.state.rvw
+        s = np.full(n, STATIONARY, dtype=np.int64)
+        s[cue_index] = cue_ball.state.s
         p = _params(cue_ball)
         tr_t = np.full(n, np.inf)
         tr_k = np.zeros(n, dtype=np.int64)
@@ -1235,10 +1371,10 @@ class _Run:
 
 
 def _play(
-    system: pt.System, centres: Mapping[BallId, Point], stroke: Stroke, ptable: engine.PhysicsTable, spec: TableSpec
+    centres: Mapping[BallId, Point], stroke: Stroke, ptable: engine.PhysicsTable, spec: TableSpec
 ) -> ShotRecord | None:
     """The compiled run, or None where a pooltool model would raise (pooltool then answers itself)."""
-    run = _Run(system, stroke, ptable)
+    run = _Run(centres, stroke, ptable)
     if run.error == E_MODEL:
         return None
     if run.error == E_TOO_MANY_EVENTS or len(run.times) + 3 > engine.MAX_ENGINE_EVENTS:
@@ -1288,7 +1424,7 @@ def engine_events(
     (id, motion state, rvw), in the form of pooltool's ``system.events`` and balls, for comparing the two."""
     ptable = engine.physics_table(spec)
     centres = {b: spec.push_off_cushions(p) for b, p in position.items()}
-    run = _Run(engine.build_system(centres, stroke, ptable), stroke, ptable)
+    run = _Run(centres, stroke, ptable)
     ids, arrays = run.ids, run.arrays
     out: list[tuple[str, tuple[str, ...], float]] = [("stick_ball", ("cue_stick", run.cue_id), 0.0)]
     names = {K_LINEAR: arrays.linear_ids, K_CIRCULAR: arrays.circular_ids, K_POCKET: arrays.pocket_ids}

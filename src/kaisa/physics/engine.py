@@ -234,12 +234,18 @@ def _prepare(position: Position, stroke: Stroke, spec: TableSpec) -> dict[BallId
 
 def build_system(centres: Mapping[BallId, Point], stroke: Stroke, ptable: PhysicsTable) -> pt.System:
     """The pooltool system for one stroke: a fresh copy of the table (pockets record their contents)."""
-    spec = ptable.spec
-    balls = {
-        b.value: pt.Ball.create(b.value, xy=p, R=spec.ball_radius, m=spec.ball_mass, **BALL_PARAMETERS)
-        for b, p in centres.items()
-    }
-    cue = pt.Cue(
+    balls = {b.value: build_ball(b, p, ptable.spec) for b, p in centres.items()}
+    return pt.System(cue=build_cue(stroke), table=ptable.table.copy(), balls=balls)
+
+
+def build_ball(ball: BallId, centre: Point, spec: TableSpec) -> pt.Ball:
+    """A resting pooltool ball with this project's parameters."""
+    return pt.Ball.create(ball.value, xy=centre, R=spec.ball_radius, m=spec.ball_mass, **BALL_PARAMETERS)
+
+
+def build_cue(stroke: Stroke) -> pt.Cue:
+    """pooltool's cue for ``stroke`` (its side offset is positive on the other side)."""
+    return pt.Cue(
         cue_ball_id=stroke.ball.value,
         V0=stroke.speed,
         phi=stroke.direction,
@@ -247,7 +253,6 @@ def build_system(centres: Mapping[BallId, Point], stroke: Stroke, ptable: Physic
         a=CUE_BALL_OFFSET_TO_POOLTOOL_SIDE * stroke.side,
         b=stroke.follow,
     )
-    return pt.System(cue=cue, table=ptable.table.copy(), balls=balls)
 
 
 def run_engine(system: pt.System) -> pt.System:
