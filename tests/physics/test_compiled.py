@@ -136,3 +136,26 @@ def test_stronge_stick_slip_cases_compiled_give_pooltools_velocities_bit_for_bit
         v_t_f, v_n_f, ok = compiled._collinear(v_t, v_n, mass, mu, e_n, eta_squared)
         assert ok
         assert (v_t_f, v_n_f) == pooltools(v_t, v_n, mass, 3.5, 1.0, mu, e_n, 1e3, eta_squared), (v_t, v_n, mu, e_n)
+
+
+def test_the_clear_box_holds_only_centres_clear_of_every_cushion():
+    """Position checks skip the table's cushion_gap inside engine.clear_box: it must be clear for real."""
+    from kaisa.physics.engine import clear_box
+    from kaisa.table import PLACEMENT_GAP, BallSize, TableSpec
+
+    rng = np.random.default_rng(11)
+    for spec in (OFFICIAL, TableSpec(ball_size=BallSize.MM67)):
+        for gap in (0.0, PLACEMENT_GAP):
+            box = clear_box(spec, gap)
+            assert box is not None
+            x0, y0, x1, y1 = box
+            edges = [(x0, y0), (x1, y1), (x0, y1), (x1, y0)]
+            samples = edges + [(float(rng.uniform(x0, x1)), float(rng.choice([y0, y1]))) for _ in range(2000)]
+            samples += [(float(rng.choice([x0, x1])), float(rng.uniform(y0, y1))) for _ in range(2000)]
+            for p in samples:
+                assert spec.ball_fits(p)
+                assert spec.cushion_gap(p) >= gap
+                assert spec.push_off_cushions(p, gap=gap) == p
+            # a centre just outside the box is within reach of a rail
+            assert spec.cushion_gap((x0 - 2e-9, (y0 + y1) / 4)) < gap  # the left rail, away from the pockets
+    assert clear_box(OFFICIAL, 1.0) is None  # no centre is a metre clear of every cushion
