@@ -9,9 +9,12 @@ so the tests are slow.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -159,3 +162,40 @@ def test_the_clear_box_holds_only_centres_clear_of_every_cushion():
             # a centre just outside the box is within reach of a rail
             assert spec.cushion_gap((x0 - 2e-9, (y0 + y1) / 4)) < gap  # the left rail, away from the pockets
     assert clear_box(OFFICIAL, 1.0) is None  # no centre is a metre clear of every cushion
+
+
+@pytest.mark.slow
+def test_kaisa_bench_compiled_prints_the_agreement_and_the_ratios_and_writes_them(tmp_path):
+    from typer.testing import CliRunner
+
+    from kaisa.cli import app
+
+    out = tmp_path / "compiled.json"
+    env = {"COLUMNS": "120", "NO_COLOR": "1", "TERM": "dumb"}
+    result = CliRunner().invoke(app, ["bench", "compiled", "--strokes", "12", "--json", str(out)], env=env)
+    assert result.exit_code == 0, result.output
+    assert "identical event sequences: 100.00% (meets the 99.9% bar)" in result.output
+    assert "identical rulings: 100.00%" in result.output
+    assert re.search(r"compiled v stock = \d+\.\d\dx per stroke", result.output)
+    figures = json.loads(out.read_text())
+    assert figures["strokes"] == 12
+    assert figures["identical_event_sequences"] == figures["bit_identical_records"] == 1.0
+    assert figures["compiled_ms"] > 0
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--strokes", "5"), "--strokes"),
+        (("--strokes", "[/]"), "--strokes"),
+        (("--json", "/nonexistent-folder/c.json"), "does not exist"),
+    ],
+)
+def test_kaisa_bench_compiled_refuses_a_bad_argument_in_one_line(args, says):
+    kaisa = Path(sys.executable).parent / "kaisa"
+    out = subprocess.run([str(kaisa), "bench", "compiled", *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert says in lines[0]
+    assert "Traceback" not in out.stderr

@@ -306,4 +306,16 @@ def print_agreement_report(result: Agreement, console: Console, seed: int) -> No
     console.print(f"compiled v stock = [bold]{ratio:.2f}x[/] per stroke ({verdict} the 10x target)")
 
 
-__all__ = ["KINDS", "Agreement", "agreement", "agreement_cases", "print_agreement_report"]
+def print_agreement_line(figures: dict[str, Any], console: Console) -> None:
+    """The compiled loop's figures (:meth:`Agreement.to_json`) as one line of ``kaisa bench``."""
+    f = figures
+    console.print(
+        f"[bold]Compiled event loop[/] ({f['strokes']} seeded strokes, rotating; KAISA_PHYSICS_BACKEND=compiled): "
+        f"stock {f['stock_ms']:.2f}, fast {f['fast_ms']:.2f}, compiled {f['compiled_ms']:.3f} ms per stroke: "
+        f"[bold]{f['stock_ms'] / f['compiled_ms']:.2f}x[/] v stock, {f['fast_ms'] / f['compiled_ms']:.2f}x v fast; "
+        f"identical event sequences {100 * f['identical_event_sequences']:.2f}%, rulings "
+        f"{100 * f['identical_rulings']:.2f}%, largest final difference {1000 * f['largest_final_difference_m']:.6f} mm"
+    )
+
+
+__all__ = ["KINDS", "Agreement", "agreement", "agreement_cases", "print_agreement_line", "print_agreement_report"]

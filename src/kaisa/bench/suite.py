@@ -2,7 +2,8 @@
 side by side on this machine at the same time.
 
 1. *Physics*: stock pooltool v the fast layer (:mod:`kaisa.physics.fast`) per stroke, alternating stroke by
-   stroke in one process.
+   stroke in one process; then stock v fast v the compiled event loop (:mod:`kaisa.bench.compiled`, with its
+   agreement: identical event sequences, rulings, final positions).
 2. *Match length*: the server's work for a stroke's answer, the view, a page of the history, an action's
    animation and an undo, at the start of a match and after ``actions`` actions, in one process on a
    temporary SQLite file. A stroke's answer and an animation contain a simulation whose cost depends on the
@@ -286,6 +287,10 @@ def run_suite(
     figures: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}}
     figures["physics"] = physics_stock_v_fast(strokes, seed, console)
     print_physics(figures["physics"], console)
+    from kaisa.bench.compiled import agreement, print_agreement_line
+
+    figures["compiled"] = agreement(strokes, seed, console).to_json()
+    print_agreement_line(figures["compiled"], console)
     figures["match_length"] = match_length(actions, repeat, seed, console)
     print_match_length(figures["match_length"], console)
     figures["startup"] = startup(max(1, min(repeat, 3)))
