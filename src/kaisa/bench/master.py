@@ -284,13 +284,14 @@ def decision_times(positions: int, seed: int = 2014, console: Console | None = N
 
 
 def print_master_report(times: list[DecisionTimes], regret: RegretResult | None, console: Console) -> None:
-    table = Table(title="Master decisions (seeded 5-ball layouts)", title_justify="left")
-    for column in ("", "median s", "p90 s", "median v now"):
-        table.add_column(column, justify="right" if column else "left")
-    now = times[0].median
-    for t in times:
-        table.add_row(t.label, f"{t.median:.2f}", f"{t.p90:.2f}", f"{t.median / now:.2f}x")
-    console.print(table)
+    if times:
+        table = Table(title="Master decisions (seeded 5-ball layouts)", title_justify="left")
+        for column in ("", "median s", "p90 s", "median v now"):
+            table.add_column(column, justify="right" if column else "left")
+        now = times[0].median
+        for t in times:
+            table.add_row(t.label, f"{t.median:.2f}", f"{t.p90:.2f}", f"{t.median / now:.2f}x")
+        console.print(table)
     if regret is None:
         return
     mean, se, n = regret.overall
