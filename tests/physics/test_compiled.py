@@ -199,3 +199,88 @@ def test_kaisa_bench_compiled_refuses_a_bad_argument_in_one_line(args, says):
     assert len(lines) == 1
     assert says in lines[0]
     assert "Traceback" not in out.stderr
+
+
+def _random_ball(rng: np.random.Generator, centre: tuple[float, float], bid: str = "W1") -> Any:
+    from kaisa.model import BallId
+    from kaisa.physics.engine import build_ball
+
+    ball = build_ball(BallId(bid), centre, OFFICIAL)
+    ball.state.rvw[1, :2] = rng.normal(0, 1.5, 2)
+    ball.state.rvw[2] = rng.normal(0, 60, 3)
+    ball.state.s = int(rng.choice([2, 3]))  # sliding or rolling
+    return ball
+
+
+@pytest.mark.slow
+def test_cushion_and_ball_contacts_compiled_resolve_as_pooltool_bit_for_bit():
+    """Every resolver of the loop against pooltool's own on random contacts: the cushions' make_kiss and
+    Stronge model on each jaw tip and rail or facing, the balls' make_kiss, friction and model. (A single
+    ``x ** 2`` computed as ``x * x`` differs here in about one contact in a thousand.)"""
+    import math
+
+    from kaisa.physics.engine import ENGINE
+
+    rng = np.random.default_rng(8)
+    ptable = physics_table(OFFICIAL)
+    arrays = compiled._arrays(ptable)
+    r = OFFICIAL.ball_radius
+    eta = 3.5 / 1.0 / 1.8**2
+    resolver = ENGINE.resolver
+    for i in range(6000):
+        # a circular jaw tip, the ball at contact distance (give or take a micrometre), moving
+        c = i % len(arrays.circular_ids)
+        tip = ptable.table.cushion_segments.circular[arrays.circular_ids[c]]
+        angle = float(rng.uniform(0, 2 * math.pi))
+        reach = r + tip.radius + float(rng.uniform(-1e-6, 1e-6))
+        ball = _random_ball(rng, (tip.a + reach * math.cos(angle), tip.b + reach * math.sin(angle)))
+        rvw, state = ball.state.rvw.copy(), ball.state.s
+        ok = compiled._resolve_circular(
+            rvw, state, tip.a, tip.b, arrays.circ_centre[c], tip.radius, r, ball.params.m, 0.2, 0.85, eta, 2.0
+        )
+        try:
+            resolver.ball_circular_cushion.resolve(ball, tip, inplace=True)
+        except (AssertionError, ValueError):
+            assert not ok
+            continue
+        assert ok
+        assert np.array_equal(rvw, ball.state.rvw), (i, "tip")
+        # a linear segment (a rail's nose or a jaw's facing), the ball at contact distance from a point on it
+        k = i % len(arrays.linear_ids)
+        seg = ptable.table.cushion_segments.linear[arrays.linear_ids[k]]
+        u = float(rng.uniform(0, 1))
+        foot = seg.p1[:2] + u * (seg.p2[:2] - seg.p1[:2])
+        side = 1 if rng.random() < 0.5 else -1
+        centre = foot + side * (r + float(rng.uniform(-1e-6, 1e-6))) * seg.normal[:2]
+        ball = _random_ball(rng, (float(centre[0]), float(centre[1])))
+        rvw, state = ball.state.rvw.copy(), ball.state.s
+        ok = compiled._resolve_linear(
+            rvw, state, seg.p1, seg.p2, seg.normal, seg.unit_axis, r, ball.params.m, 0.2, 0.85, eta
+        )
+        try:
+            resolver.ball_linear_cushion.resolve(ball, seg, inplace=True)
+        except (AssertionError, ValueError):
+            assert not ok
+            continue
+        assert ok
+        assert np.array_equal(rvw, ball.state.rvw), (i, "segment")
+        # two balls at contact distance
+        a = (float(rng.uniform(0.2, 1.2)), float(rng.uniform(0.2, 2.6)))
+        angle = float(rng.uniform(0, 2 * math.pi))
+        reach = 2 * r + float(rng.uniform(-1e-6, 1e-6))
+        one = _random_ball(rng, a)
+        two = _random_ball(rng, (a[0] + reach * math.cos(angle), a[1] + reach * math.sin(angle)), "W2")
+        if i % 5 == 0:
+            two.state.rvw[1:] = 0.0
+            two.state.s = 0
+        both = np.array([one.state.rvw, two.state.rvw])
+        states = np.array([one.state.s, two.state.s], dtype=np.int64)
+        ok = compiled._resolve_ball_ball_event(both, states, 0, 1, r, 0.009951, 0.108, 1.088, 0.95)
+        try:
+            resolver.ball_ball.resolve(one, two, inplace=True)
+        except (AssertionError, ValueError):
+            assert not ok
+            continue
+        assert ok
+        assert np.array_equal(both[0], one.state.rvw), (i, "ball 1")
+        assert np.array_equal(both[1], two.state.rvw), (i, "ball 2")

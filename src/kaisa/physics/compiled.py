@@ -90,6 +90,12 @@ ROLLING = ptconst.rolling
 POCKETED = ptconst.pocketed
 MIN_DIST = ptconst.MIN_DIST
 
+TWO = 2.0
+"""The exponent of pooltool's ``x ** 2`` in its Python (numpy scalars, Python floats): libm's ``pow(x, 2)``,
+which differs from ``x * x`` in the last bit for about one value in a thousand. Compiled, ``x ** 2`` or
+``x ** 2.0`` with a constant exponent becomes ``x * x``; with this exponent handed in at run time (in the
+loop's parameters) it stays a call of ``pow``, as in pooltool."""
+
 _JIT: dict[str, Any] = {"nopython": True, "cache": True, "error_model": "numpy"}
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -142,13 +148,14 @@ def _nontranslating(s: int) -> bool:
 
 
 @_jit
-def _ball_energy(rvw: F8, rb: float, m: float) -> float:
-    """pooltool's ``get_ball_energy`` (Python there), the same operations."""
+def _ball_energy(rvw: F8, rb: float, m: float, two: float) -> float:
+    """pooltool's ``get_ball_energy`` (Python there), the same operations (``x ** two``: see :data:`TWO`)."""
     nv: float = _norm3d(rvw[1])
     nw: float = _norm3d(rvw[2])
-    lke = m * (nv * nv) / 2
-    rke = (2 / 5 * m * (rb * rb)) * (nw * nw) / 2
-    return lke + rke
+    lke = m * nv**two / 2
+    rke = (2 / 5 * m * rb**two) * nw**two / 2
+    energy: float = lke + rke
+    return energy
 
 
 @_jit
@@ -601,6 +608,7 @@ def _resolve_circular(
     f_c: float,
     e_c: float,
     eta: float,
+    two: float,
 ) -> bool:
     spacer = MIN_DIST
     r = rvw[0].copy()
@@ -610,9 +618,9 @@ def _resolve_circular(
     if not _nontranslating(s):
         diff = r - c
         target = rb + radius + spacer
-        alpha = v[0] * v[0] + v[1] * v[1]
+        alpha = v[0] ** two + v[1] ** two
         beta = 2 * (diff[0] * v[0] + diff[1] * v[1])
-        gamma = diff[0] * diff[0] + diff[1] * diff[1] - target * target
+        gamma = diff[0] ** two + diff[1] ** two - target**two
         t, found = _kiss_time(_solve_complex(alpha, beta, gamma))
         if not found:
             return False
@@ -922,6 +930,7 @@ def run_loop(
     fb = params[10]
     fc = params[11]
     eta = params[12]
+    two = params[13]
 
     # the collision caches: one flat array per event type, with an insertion counter
     n_pairs = n * (n - 1) // 2
@@ -1112,19 +1121,19 @@ def run_loop(
                 continue
             if c == 0:
                 tier = 2
-                energy = _ball_energy(rvw[tr_best], rb, m)
+                energy = _ball_energy(rvw[tr_best], rb, m, two)
             elif c == 1:
                 tier = 3
                 energy = _squared_norm3d(rvw[pair_i[bb_best], 1] - rvw[pair_j[bb_best], 1])
             elif c == 2:
                 tier = 3
-                energy = _ball_energy(rvw[circ_best // n_circ], rb, m)
+                energy = _ball_energy(rvw[circ_best // n_circ], rb, m, two)
             elif c == 3:
                 tier = 3
-                energy = _ball_energy(rvw[lin_best // n_lin], rb, m)
+                energy = _ball_energy(rvw[lin_best // n_lin], rb, m, two)
             else:
                 tier = 2
-                energy = _ball_energy(rvw[pk_best // n_pocket], rb, m)
+                energy = _ball_energy(rvw[pk_best // n_pocket], rb, m, two)
             if chosen < 0 or tier < best_tier or (tier == best_tier and -energy < best_neg_energy):
                 chosen = c
                 best_tier = tier
@@ -1205,6 +1214,7 @@ def run_loop(
                 f_c,
                 e_c,
                 eta,
+                two,
             )
             s[a] = SLIDING
             tr_t[a], tr_k[a] = _next_transition(rvw[a], s[a], min_time, rb, u_sp, u_r, u_s, g)
@@ -1300,7 +1310,7 @@ def _params(ball: Any) -> NDArray[np.float64]:
     omega_ratio = engine.ENGINE.resolver.ball_linear_cushion.omega_ratio  # type: ignore[attr-defined]
     stronge_eta = 3.5 / 1.0 / omega_ratio**2  # beta_t / beta_n / omega_ratio**2, as the Stronge model has it
     return np.array(
-        [p.R, p.m, p.u_s, p.u_sp, p.u_r, p.g, (p.e_b + p.e_b) / 2, p.e_c, p.f_c, a, b, c, stronge_eta],
+        [p.R, p.m, p.u_s, p.u_sp, p.u_r, p.g, (p.e_b + p.e_b) / 2, p.e_c, p.f_c, a, b, c, stronge_eta, TWO],
         dtype=np.float64,
     )
 
