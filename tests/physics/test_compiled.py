@@ -284,3 +284,33 @@ def test_cushion_and_ball_contacts_compiled_resolve_as_pooltool_bit_for_bit():
         assert ok
         assert np.array_equal(both[0], one.state.rvw), (i, "ball 1")
         assert np.array_equal(both[1], two.state.rvw), (i, "ball 2")
+
+
+@pytest.mark.slow
+def test_where_a_pooltool_model_raises_the_compiled_loop_hands_the_stroke_to_pooltool():
+    """Stroke 8218 of the bench's seed 7: balls on the head rail, the cue ball into them; pooltool's Stronge
+    cushion model asserts ``v_n_0 < 0`` on one contact. The compiled loop stops there and pooltool plays the
+    stroke, so both raise the same (the bench counts that as agreeing)."""
+    from kaisa.bench.compiled import Refusal, _play
+    from kaisa.model import BallId
+    from kaisa.physics.engine import simulate_pooltool
+
+    position = Position(
+        {
+            "W1": (1.0847, 1.0851),
+            "W2": (1.0050, 0.0340),
+            "R1": (0.7785, 0.0340),
+            "R2": (0.4939, 0.7225),
+            "K": (0.3838, 0.0340),
+        }
+    )
+    stroke = Stroke(
+        BallId.W1,
+        speed=2.758956880330537,
+        direction=255.3222721342467,
+        side=0.1107708030344049,
+        follow=-0.0077237177424938075,
+    )
+    theirs = _play(simulate_pooltool, position, stroke)
+    assert theirs == Refusal("AssertionError", "")
+    assert _play(compiled.simulate, position, stroke) == theirs

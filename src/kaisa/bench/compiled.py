@@ -185,6 +185,8 @@ class Agreement:
     bit_identical: int = 0
     largest_final_difference: float = 0.0
     fast_equals_stock: int = 0
+    refused: int = 0
+    """Strokes stock pooltool raised on (the same exception from every backend counts as agreement)."""
     seconds: dict[str, float] = field(default_factory=lambda: {"stock": 0.0, "fast": 0.0, "compiled": 0.0})
     disagreements: list[tuple[int, str]] = field(default_factory=list)
 
@@ -197,6 +199,7 @@ class Agreement:
     def to_json(self) -> dict[str, Any]:
         return {
             "strokes": self.strokes,
+            "refused_by_pooltool": self.refused,
             "identical_event_sequences": self.share(self.same_sequence),
             "identical_rulings": self.share(self.same_ruling),
             "bit_identical_records": self.share(self.bit_identical),
@@ -232,16 +235,16 @@ def agreement(strokes: int, seed: int = 2014, console: Console | None = None) ->
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task("stock v fast v compiled", total=strokes)
             for i, ((kind, position, stroke), call) in enumerate(zip(cases, calls, strict=True)):
-                records: dict[str, ShotRecord] = {}
+                records: dict[str, ShotRecord | Refusal] = {}
                 for k in range(3):
                     which = backends[(i + k) % 3]
                     if which == "compiled":
                         t0 = time.perf_counter()
-                        records[which] = compiled.simulate(position, stroke)
+                        records[which] = _play(compiled.simulate, position, stroke)
                     else:
                         (fast.use_stock if which == "stock" else fast.use_fast)()
                         t0 = time.perf_counter()
-                        records[which] = simulate_pooltool(position, stroke)
+                        records[which] = _play(simulate_pooltool, position, stroke)
                     result.seconds[which] += time.perf_counter() - t0
                 _compare(result, i, kind, records, call)
                 progress.advance(task)
@@ -250,10 +253,39 @@ def agreement(strokes: int, seed: int = 2014, console: Console | None = None) ->
     return result
 
 
-def _compare(result: Agreement, i: int, kind: str, records: dict[str, ShotRecord], call: Call) -> None:
-    stock, ours = records["stock"], records["compiled"]
+@dataclass(frozen=True)
+class Refusal:
+    """A stroke a backend did not play: the exception it raised (pooltool's own models assert on a few
+    contacts, e.g. ``v_n_0 < 0`` in the Stronge cushion model; the compiled loop then hands the stroke to
+    pooltool, which raises the same)."""
+
+    kind: str
+    message: str
+
+
+def _play(simulate: Any, position: Position, stroke: Stroke) -> ShotRecord | Refusal:
+    try:
+        record: ShotRecord = simulate(position, stroke)
+    except Exception as exc:  # whatever pooltool raises is compared, not hidden
+        return Refusal(type(exc).__name__, str(exc))
+    return record
+
+
+def _compare(result: Agreement, i: int, kind: str, records: dict[str, ShotRecord | Refusal], call: Call) -> None:
+    stock, ours, fast_ = records["stock"], records["compiled"], records["fast"]
     result.strokes += 1
-    result.fast_equals_stock += _bit_identical(records["fast"], stock)
+    if isinstance(stock, Refusal) or isinstance(ours, Refusal) or isinstance(fast_, Refusal):
+        agree = stock == ours
+        result.refused += isinstance(stock, Refusal)
+        result.fast_equals_stock += fast_ == stock
+        result.same_sequence += agree
+        result.same_ruling += agree
+        result.bit_identical += agree
+        if not agree:
+            result.largest_final_difference = math.inf
+            result.disagreements.append((i, kind))
+        return
+    result.fast_equals_stock += _bit_identical(fast_, stock)
     same = event_sequence(ours) == event_sequence(stock)
     result.same_sequence += same
     ruled = _ruling(ours, call) == _ruling(stock, call)
@@ -298,6 +330,10 @@ def print_agreement_report(result: Agreement, console: Console, seed: int) -> No
         f"bit-identical records (times and positions as floats): {100 * result.share(result.bit_identical):.2f}%; "
         f"fast layer bit-identical to stock: {100 * result.share(result.fast_equals_stock):.2f}%"
     )
+    if result.refused:
+        console.print(
+            f"strokes pooltool raised on: {result.refused} (the same exception from the compiled loop counts as agreeing)"
+        )
     if result.disagreements:
         shown = ", ".join(f"#{i} ({kind})" for i, kind in result.disagreements[:10])
         console.print(f"[red]disagreeing strokes[/]: {shown}")

@@ -15,13 +15,18 @@ every ball is evolved to it by pooltool's ``evolve_ball_motion``; the event is r
 ``_resolve_ball_ball`` and ``resolve_continually_touching``; the cushions' ``make_kiss`` and Stronge's
 compliant model; the pocket; the transitions), written out with the same floating-point operations in
 the same order, and calling pooltool's numba kernels wherever pooltool does; the caches are updated and
-invalidated as pooltool's are. The only Python inside the loop is Stronge's stick-slip solution
-(``resolve_collinear_compliant_frictional_inelastic_collision`` with its scipy root finder), called
-through numba's object mode for the contacts that are not gross slip. The stick's strike happens before
-the loop, in Python, by pooltool's own :class:`InstantaneousPoint`.
+invalidated as pooltool's are. Stronge's stick-slip cases
+(``resolve_collinear_compliant_frictional_inelastic_collision``) and scipy's ``toms748``, Python in
+pooltool, are compiled here with the same operations. The stick's strike happens before the loop, in
+Python, by pooltool's own :class:`InstantaneousPoint`. Where a pooltool model would raise, the loop stops
+and pooltool plays the stroke itself.
 
-The kernels are compiled with ``cache=True``: the first use on a machine compiles them (about 20 s on
-this project's 2-core machine, see docs/PERFORMANCE.md) and later processes load them from numba's cache.
+Work whose result pooltool computes and never uses is skipped (see the pruning notes before
+:func:`run_loop`): collision times later than the ball's next transition.
+
+The kernels are compiled with ``cache=True``: the first use on a machine compiles them (about 24 s on
+this project's 2-core machine, see docs/PERFORMANCE.md) and later processes load them from numba's cache
+(0.1 s).
 
 The agreement with pooltool (event sequences, final positions, referee rulings over random strokes)
 and the speed are measured side by side by ``kaisa bench compiled`` (:mod:`kaisa.bench.compiled`) and
