@@ -56,9 +56,6 @@ from kaisa.model import BallId, Position, ShotRecord, Stroke
 from kaisa.physics import engine
 from kaisa.table import OFFICIAL, Point, TableSpec
 
-BACKEND_ENV = "KAISA_PHYSICS_BACKEND"
-"""The environment variable that chooses this backend: ``KAISA_PHYSICS_BACKEND=compiled``."""
-
 F8 = NDArray[np.float64]
 I8 = NDArray[np.int64]
 

@@ -97,9 +97,8 @@ contacts between separating balls cannot happen within 2 ms (friction cannot tur
 MAX_ENGINE_EVENTS = 50_000
 """A shot with more engine events than this is stopped and reported as a simulation error."""
 
-BACKEND_ENV = "KAISA_PHYSICS_BACKEND"
-"""``KAISA_PHYSICS_BACKEND=compiled`` plays strokes without trajectories by the compiled event loop
-(:mod:`kaisa.physics.compiled`, behind this flag until it agrees with pooltool); unset, pooltool plays."""
+BACKEND_ENV = warmup.BACKEND_ENV
+"""``KAISA_PHYSICS_BACKEND=compiled``: the compiled event loop plays strokes without trajectories."""
 
 CUE_BALL_OFFSET_TO_POOLTOOL_SIDE = -1.0
 """pooltool's side offset ``a`` is positive on the ball's *left*; ours is positive on the right."""

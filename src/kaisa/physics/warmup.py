@@ -21,6 +21,11 @@ from kaisa.model import BallId, Position, Stroke
 from kaisa.table import OFFICIAL, PocketId, TableSpec
 
 _KERNEL_MODULES = ("evolution/event_based", "physics/evolve", "ptmath/roots", "physics/resolve")
+
+BACKEND_ENV = "KAISA_PHYSICS_BACKEND"
+"""``KAISA_PHYSICS_BACKEND=compiled`` plays strokes without trajectories by the compiled event loop
+(:mod:`kaisa.physics.compiled`, behind this flag until it agrees with pooltool); unset, pooltool plays. Its
+kernels are then part of what :func:`kernels_cached` checks and :func:`warm_up` compiles."""
 _warm = False
 
 NOTICE = "kaisa: compiling the physics engine's kernels (first use only, about a minute; cached afterwards)..."
@@ -55,6 +60,11 @@ def kernels_cached() -> bool:
         return True
     root = Path(pooltool.__file__).parent
     custom = os.environ.get("NUMBA_CACHE_DIR", "").strip()
+    if os.environ.get(BACKEND_ENV, "") == "compiled":
+        here = Path(os.path.abspath(Path(__file__).parent))
+        where = Path(custom) / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}" if custom else here
+        if not any(where.rglob("compiled.*.nbi")):
+            return False
     if not custom:
         return all(any((root / module).rglob("*.nbi")) for module in _KERNEL_MODULES)
 
