@@ -1377,6 +1377,7 @@ class _Run:
             a.pocket_centre,
             a.pocket_coef,
             engine.MAX_ENGINE_EVENTS,
+            True,  # skip what cannot be the next event (see the pruning notes)
         )
         self.rvw = rvw
         self.s = s
