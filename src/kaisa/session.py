@@ -52,6 +52,7 @@ from kaisa.players import (
     decide_action,
     lag_stroke,
     make_player,
+    push_nudged,
     seat_noise,
 )
 from kaisa.records.storage import AccessDeniedError, DuplicateMatchError, MatchInfo, PlayerInfo, StorageError, Store
@@ -504,7 +505,7 @@ class MatchSession:
         player = self.computer(mover)
         if player is None:
             raise NotYourTurnError(f"it is player {mover + 1}'s ({self.info.players[mover].name}) turn, a person's")
-        return self.push(decide_action(self.match, [player, player]))
+        return push_nudged(self.push, decide_action(self.match, [player, player]))
 
     def mark(self, call: Call | None, marks: Marks, seconds: float = 0.0, *, key: str | None = None) -> Played:
         """A stroke at a real table as its marker entered it (the referee rules the marker's facts); an entry

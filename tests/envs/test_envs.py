@@ -304,8 +304,10 @@ def test_a_stroke_the_engine_cannot_play_is_nudged_in_one_place(monkeypatch: pyt
     environment.reset(seed=1, options={"state": playing(straight_in())})
     monkeypatch.setattr(MatchSession, "push", flaky)
     _observation, reward, *_rest, info = environment.step(k_fl_action())
-    assert tried[1] - tried[0] == pytest.approx(1e-3)
-    assert tried[2] - tried[0] == pytest.approx(2e-3)
+    from kaisa.players.base import NUDGES
+
+    assert tried[1] - tried[0] == pytest.approx(NUDGES[0])
+    assert tried[2] - tried[0] == pytest.approx(NUDGES[1])
     assert info["stroke"].direction == tried[2]
     assert reward == 6.0
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -22,19 +21,22 @@ import numpy as np
 from gymnasium import spaces
 
 from kaisa.envs.encoding import BALL_ROWS, FLAGS, N_CALLS, STROKE_SIZE, call_at, decode_stroke, observe_state
-from kaisa.errors import SimulationError
 from kaisa.game import Match, MatchConfig, MatchState, Phase, Shot
 from kaisa.layouts import starting_position
 from kaisa.model import BallId
-from kaisa.players import COMPUTER_KINDS, HUMAN, BaselinePlayer, decide_action, player_kind, seat_noise
+from kaisa.players import (
+    COMPUTER_KINDS,
+    HUMAN,
+    BaselinePlayer,
+    decide_action,
+    player_kind,
+    push_nudged,
+    seat_noise,
+)
 from kaisa.records.storage import PlayerInfo
 from kaisa.session import MatchSession, Played, Ruling, Sessions, opponent_of
 
 REWARDS = ("net", "stroke")
-RETRIES = 3
-"""Times a stroke the physics engine cannot play faithfully is nudged and played again (see :func:`push_shot`)."""
-NUDGE = 1e-3
-"""Degrees added to the direction of such a stroke before it is played again."""
 SEED_WORDS = 2**63
 """Match seeds are drawn below this (the chance step's seeds are 64-bit integers)."""
 AGENT = HUMAN
@@ -98,22 +100,10 @@ def open_episode(
 
 
 def push_shot(session: MatchSession, shot: Shot) -> Played:
-    """Play ``shot`` through the session: the one place the environments play a stroke.
-
-    A :class:`SimulationError` can still happen here, whoever strokes: the physics engine refuses a result that
-    cannot be true (a ball through a cushion, a shot that never settles; :mod:`kaisa.physics.engine`), which the
-    wild strokes of a learning agent occasionally produce. The match is unchanged then, so the intended stroke
-    is nudged by :data:`NUDGE` degrees and pushed again (up to :data:`RETRIES` times, then the error is raised):
-    the chance step draws the same noise for the same action, so only the nudge differs, and the recorded
-    intended and executed strokes are the ones played."""
-    for attempt in range(RETRIES + 1):
-        try:
-            return session.push(shot)
-        except SimulationError:
-            if attempt == RETRIES:
-                raise
-            shot = replace(shot, stroke=replace(shot.stroke, direction=shot.stroke.direction + NUDGE))
-    raise AssertionError("unreachable")
+    """Play ``shot`` through the session: the one place the environments play a stroke. A stroke the physics
+    engine cannot play faithfully, which the wild strokes of a learning agent occasionally are, is nudged and
+    pushed again (:func:`kaisa.players.push_nudged`)."""
+    return push_nudged(session.push, shot)
 
 
 def computer_plays(session: MatchSession) -> Played:

@@ -313,8 +313,17 @@ def build_cue(stroke: Stroke) -> pt.Cue:
 
 
 def run_engine(system: pt.System) -> pt.System:
-    """Simulate in place with this project's engine; refuse runaway shots."""
-    pt.simulate(system, engine=ENGINE, inplace=True, max_events=MAX_ENGINE_EVENTS)
+    """Simulate in place with this project's engine; refuse runaway shots, and a contact pooltool's models
+    cannot resolve (its Stronge cushion model asserts ``v_n_0 < 0``; a root finder finds no sign change: about
+    one random stroke in 20,000, such as three balls on the head rail and the cue ball into them) as a
+    :class:`SimulationError`, which a search skips and a match reports, instead of a bare exception."""
+    try:
+        pt.simulate(system, engine=ENGINE, inplace=True, max_events=MAX_ENGINE_EVENTS)
+    except (AssertionError, ArithmeticError, ValueError) as exc:
+        raise SimulationError(
+            f"the physics engine could not resolve a contact of this stroke ({type(exc).__name__}"
+            f"{': ' + str(exc) if str(exc) else ''}); a slightly different stroke can be played"
+        ) from exc
     if len(system.events) > MAX_ENGINE_EVENTS:
         raise SimulationError(f"the shot did not settle within {MAX_ENGINE_EVENTS} physics events")
     return system

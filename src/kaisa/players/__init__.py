@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kaisa.players.kinds import BASELINE, COMPUTER_KINDS, HUMAN, KINDS, PlayerKind, player_kind, seat_noise
 
 if TYPE_CHECKING:
-    from kaisa.players.base import MatchStalledError, Player, decide_action, lag_stroke, play_match
+    from kaisa.players.base import MatchStalledError, Player, decide_action, lag_stroke, play_match, push_nudged
     from kaisa.players.baseline import BaselinePlayer
 
 _LAZY = {
@@ -20,6 +20,7 @@ _LAZY = {
     "decide_action": "kaisa.players.base",
     "lag_stroke": "kaisa.players.base",
     "play_match": "kaisa.players.base",
+    "push_nudged": "kaisa.players.base",
     "BaselinePlayer": "kaisa.players.baseline",
 }
 
@@ -67,5 +68,6 @@ __all__ = [
     "make_player",
     "play_match",
     "player_kind",
+    "push_nudged",
     "seat_noise",
 ]

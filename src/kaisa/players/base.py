@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from dataclasses import replace
+from typing import Protocol, TypeVar
 
 from kaisa.call import Call
+from kaisa.errors import SimulationError
 from kaisa.game import Action, Choose, Entry, IllegalActionError, Lag, Match, Phase, PlaceW2, Shot
 from kaisa.model import BallId, Position, Stroke
 from kaisa.referee import GameState, RuleOptions
@@ -76,6 +78,37 @@ def decide_action(match: Match, players: Sequence[Player]) -> Action:
     return Shot(call, stroke, seconds)
 
 
+NUDGES = (1e-3, -1e-2, 3e-2, -1e-1)
+"""Degrees added to the direction of a stroke the physics engine cannot play faithfully, one after another
+until it plays (:func:`push_nudged`): wider each time, either side, and never more than the direction noise
+of a good player (0.125 degrees). One stroke pooltool's cushion model refuses is refused for every direction
+within 0.01 degrees of it."""
+
+Pushed = TypeVar("Pushed")
+
+
+def push_nudged(push: Callable[[Action], Pushed], action: Action) -> Pushed:
+    """``push(action)``; a stroke the physics engine cannot play faithfully (a :class:`SimulationError`: a ball
+    through a cushion, a shot that never settles, a contact pooltool cannot resolve) is pushed again with its
+    direction nudged by each of :data:`NUDGES` in turn, then the error is raised. The match is unchanged by a
+    refused push and its chance step draws the same noise for the same action, so without the nudge a
+    computer's stroke would fail the same way on every try and the match could not go on; the recorded
+    intended and executed strokes are the ones played."""
+    try:
+        return push(action)
+    except SimulationError:
+        if not isinstance(action, Shot):
+            raise
+        refused = action
+    for k, nudge in enumerate(NUDGES):
+        try:
+            return push(replace(refused, stroke=replace(refused.stroke, direction=refused.stroke.direction + nudge)))
+        except SimulationError:
+            if k == len(NUDGES) - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 def play_match(
     match: Match,
     players: tuple[Player, Player],
@@ -87,7 +120,7 @@ def play_match(
     for _ in range(max_actions):
         if match.over:
             return match
-        match.push(decide_action(match, players))
+        push_nudged(match.push, decide_action(match, players))
         if on_entry is not None:
             on_entry(match, match.stack[-1])
     if not match.over:
