@@ -19,7 +19,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, replace
 from multiprocessing import get_context
 
@@ -76,18 +76,23 @@ class RegretSample:
     """The same for the previous session's master (:func:`previous_master`), against the same deep choice."""
 
 
+PREVIOUS_SAMPLES = 12
+"""The previous session's master played each evaluated window 12 times and 12 more in the second look."""
+
+
 @contextmanager
 def previous_master() -> Iterator[None]:
-    """The search as the previous session left it, for the duration of a ``with``: independent noise draws
-    and no fresh look at the chosen safety."""
-    from kaisa.players import search
+    """The search as the previous session left it, for the duration of a ``with``: independent noise draws,
+    no fresh look at the chosen safety, :data:`PREVIOUS_SAMPLES` plays per window and per second look."""
+    from kaisa.players import levels, search
 
-    saved = search.STRATIFIED, search.SAFETY_RECHECK
-    search.STRATIFIED, search.SAFETY_RECHECK = False, 0
+    saved = search.STRATIFIED, search.SAFETY_RECHECK, search.REFINE_SAMPLES, levels.LEVELS["master"]
+    search.STRATIFIED, search.SAFETY_RECHECK, search.REFINE_SAMPLES = False, 0, PREVIOUS_SAMPLES
+    levels.LEVELS["master"] = replace(saved[3], samples=PREVIOUS_SAMPLES)
     try:
         yield
     finally:
-        search.STRATIFIED, search.SAFETY_RECHECK = saved
+        search.STRATIFIED, search.SAFETY_RECHECK, search.REFINE_SAMPLES, levels.LEVELS["master"] = saved
 
 
 def regret_at(args: tuple[int, Position, int]) -> RegretSample:
@@ -245,11 +250,11 @@ class DecisionTimes:
 
 def decision_times(positions: int, seed: int = 2014, console: Console | None = None) -> list[DecisionTimes]:
     """The master on the same seeded layouts: now with 2 workers, now with 1, as in the previous session
-    (independent noise draws, a safety compared by the score it was chosen by; 2 workers), and before (full
-    scan, stock pooltool, no second look; 2 workers); each configuration decides every layout, in turn."""
+    (:func:`previous_master`; 2 workers), and before (that, with the full scan on stock pooltool and no second
+    look; 2 workers); each configuration decides every layout, in turn."""
     from kaisa.physics import fast
     from kaisa.players import search
-    from kaisa.players.search import REFINE_TOP, SAFETY_RECHECK, STRATIFIED, SearchPlayer, close_pool
+    from kaisa.players.search import REFINE_TOP, SearchPlayer, close_pool
     from kaisa.referee import GameState
 
     cases = layouts(positions, seed)
@@ -260,8 +265,6 @@ def decision_times(positions: int, seed: int = 2014, console: Console | None = N
         (fast.use_stock if label == "before" else fast.use_fast)()
         search.COARSE_FIRST = label != "before"
         search.REFINE_TOP = 0 if label == "before" else REFINE_TOP
-        search.STRATIFIED = STRATIFIED and label not in ("previous", "before")
-        search.SAFETY_RECHECK = 0 if label in ("previous", "before") else SAFETY_RECHECK
 
     labels = ("2 workers", "1 worker", "previous", "before")
     times: dict[str, list[float]] = {label: [] for label in labels}
@@ -270,13 +273,14 @@ def decision_times(positions: int, seed: int = 2014, console: Console | None = N
             task = progress.add_task("master decisions", total=positions * len(labels))
             for label in labels:
                 configure(label)
-                player = SearchPlayer("master", seed=seed, parallel=label != "1 worker")
-                player.decide(cases[0], game)  # forks the workers before timing
-                for i, position in enumerate(cases):
-                    t0 = time.perf_counter()
-                    player.decide(position, game, stroke_index=i)
-                    times[label].append(time.perf_counter() - t0)
-                    progress.advance(task)
+                with previous_master() if label in ("previous", "before") else nullcontext():
+                    player = SearchPlayer("master", seed=seed, parallel=label != "1 worker")
+                    player.decide(cases[0], game)  # forks the workers before timing
+                    for i, position in enumerate(cases):
+                        t0 = time.perf_counter()
+                        player.decide(position, game, stroke_index=i)
+                        times[label].append(time.perf_counter() - t0)
+                        progress.advance(task)
     finally:
         configure("2 workers")
         close_pool()
