@@ -99,12 +99,14 @@ def test_stats_in_finnish_fit_80_columns_with_a_decimal_comma(record_file: Path,
     table = invoke("stats", "--db", db, "--lang", "fi")
     assert table.exit_code == 0, table.output
     assert table.output.split()[:3] == ["Tilastot,", "1", "ottelu"]
-    assert "pelaaja" in table.output and "[/] Aino" in table.output
+    assert "pelaaja" in table.output
+    assert "[/] Aino" in table.output
     assert re.search(r"\b\d+,\d\d\b", table.output), "points per inning with a decimal comma"
     assert not re.search(r"\b\d+\.\d\d\b", table.output)
     assert max(len(line) for line in table.output.splitlines()) <= 80
     wrong = invoke("stats", "--db", db, "--lang", "sv")
-    assert wrong.exit_code == 2 and "--lang is fi or en" in wrong.output
+    assert wrong.exit_code == 2
+    assert "--lang is fi or en" in wrong.output
 
 
 def test_record_path_is_checked_before_the_match(tmp_path: Path) -> None:
