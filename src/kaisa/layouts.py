@@ -48,6 +48,18 @@ def random_stroke(rng: np.random.Generator, position: Position, soft: float = 0.
     )
 
 
+def wild_stroke(rng: np.random.Generator) -> Stroke:
+    """A stroke of W1 in any direction at 0.5-8 m/s with any spin a cue gives: banks, kicks, pots off the jaws
+    (the physics checks' strokes that aim at nothing)."""
+    return Stroke(
+        BallId.W1,
+        speed=float(rng.uniform(0.5, 8.0)),
+        direction=float(rng.uniform(0, 360)),
+        side=float(rng.uniform(-0.35, 0.35)),
+        follow=float(rng.uniform(-0.35, 0.35)),
+    )
+
+
 def random_call(rng: np.random.Generator, position: Position) -> Call:
     """A plausible call for W1: a random object ball on the table into a random pocket, sometimes via a ball."""
     objects = [b for b in position if b is not BallId.W1]

@@ -292,27 +292,11 @@ def test_where_a_pooltool_model_raises_the_compiled_loop_hands_the_stroke_to_poo
     cushion model asserts ``v_n_0 < 0`` on one contact. The compiled loop stops there and pooltool plays the
     stroke, so both raise the same (the bench counts that as agreeing)."""
     from kaisa.bench.compiled import Refusal, _play
-    from kaisa.model import BallId
     from kaisa.physics.engine import simulate_pooltool
+    from tests.refused_stroke import POSITION, STROKE
 
-    position = Position(
-        {
-            "W1": (1.0847, 1.0851),
-            "W2": (1.0050, 0.0340),
-            "R1": (0.7785, 0.0340),
-            "R2": (0.4939, 0.7225),
-            "K": (0.3838, 0.0340),
-        }
-    )
-    stroke = Stroke(
-        BallId.W1,
-        speed=2.758956880330537,
-        direction=255.3222721342467,
-        side=0.1107708030344049,
-        follow=-0.0077237177424938075,
-    )
-    theirs = _play(simulate_pooltool, position, stroke)
+    theirs = _play(simulate_pooltool, POSITION, STROKE)
     assert isinstance(theirs, Refusal)
     assert theirs.kind == "SimulationError"  # not a bare AssertionError: a search skips it, a match reports it
     assert "AssertionError" in theirs.message
-    assert _play(compiled.simulate, position, stroke) == theirs
+    assert _play(compiled.simulate, POSITION, STROKE) == theirs

@@ -18,8 +18,8 @@ import numpy as np
 import pooltool
 import pytest
 
-from kaisa.layouts import random_layout, random_stroke
-from kaisa.model import BallId, Position, Stroke
+from kaisa.layouts import random_layout, random_stroke, wild_stroke
+from kaisa.model import Position, Stroke
 from kaisa.physics import fast, simulate
 from kaisa.physics.engine import build_system, physics_table, run_engine
 from kaisa.table import OFFICIAL
@@ -35,13 +35,7 @@ def _strokes(n: int, seed: int = 20) -> Iterator[tuple[Position, Stroke]]:
         position = random_layout(rng, balls=5 if i % 5 else 2)
         stroke = random_stroke(rng, position, soft=0.3, hard=8.0)
         if i % 3 == 1:
-            stroke = Stroke(
-                BallId.W1,
-                speed=float(rng.uniform(0.5, 8.0)),
-                direction=float(rng.uniform(0, 360)),
-                side=float(rng.uniform(-0.35, 0.35)),
-                follow=float(rng.uniform(-0.35, 0.35)),
-            )
+            stroke = wild_stroke(rng)
         if i % 10 == 7:
             stroke = replace(stroke, elevation=5.0)
         yield position, stroke

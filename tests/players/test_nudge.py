@@ -8,31 +8,14 @@ import pytest
 
 from kaisa.errors import SimulationError
 from kaisa.game import Match, MatchConfig, MatchState, Phase, Shot
-from kaisa.model import BallId, Position, Stroke
+from kaisa.model import BallId
 from kaisa.physics import simulate
 from kaisa.players import push_nudged
 from kaisa.players.base import NUDGES
 from kaisa.referee import GameState
+from tests.refused_stroke import POSITION, STROKE
 
 pytestmark = pytest.mark.slow
-
-# three balls on the head rail and the cue ball into them: pooltool's Stronge cushion model asserts v_n_0 < 0
-POSITION = Position(
-    {
-        "W1": (1.0847, 1.0851),
-        "W2": (1.0050, 0.0340),
-        "R1": (0.7785, 0.0340),
-        "R2": (0.4939, 0.7225),
-        "K": (0.3838, 0.0340),
-    }
-)
-STROKE = Stroke(
-    BallId.W1,
-    speed=2.758956880330537,
-    direction=255.3222721342467,
-    side=0.1107708030344049,
-    follow=-0.0077237177424938075,
-)
 
 
 def test_a_contact_pooltool_cannot_resolve_is_a_simulation_error_not_a_bare_assertion():

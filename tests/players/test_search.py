@@ -180,11 +180,10 @@ def test_the_position_value_prices_a_hanging_kaisa_for_the_player_to_move():
     assert player.next_shot_value(apart, w2) < value / 2
 
 
-def test_a_safety_is_chosen_when_no_pot_is_worth_it_and_leaves_the_opponent_little():
-    """Every object ball frozen to a cushion away from the pockets and only direct pots in mind: master plays
-    no call, hits a ball legally under noise, and leaves the opponent less than the position it found."""
+def frozen_to_cushions() -> Position:
+    """Every object ball frozen to a cushion away from the pockets: no direct pot worth playing."""
     w, length = OFFICIAL.width, OFFICIAL.length
-    position = Position(
+    return Position(
         {
             "W1": (0.7, 1.0),
             "W2": (R + 1e-6, 0.9),
@@ -193,6 +192,12 @@ def test_a_safety_is_chosen_when_no_pot_is_worth_it_and_leaves_the_opponent_litt
             "R2": (0.35, length - R - 1e-6),
         }
     )
+
+
+def test_a_safety_is_chosen_when_no_pot_is_worth_it_and_leaves_the_opponent_little():
+    """Every object ball frozen to a cushion away from the pockets and only direct pots in mind: master plays
+    no call, hits a ball legally under noise, and leaves the opponent less than the position it found."""
+    position = frozen_to_cushions()
     player = SearchPlayer("master", seed=2, parallel=False)
     player.level = replace(LEVELS["master"], kinds=("direct",))
     best = player.decide(position, GameState())
@@ -296,16 +301,7 @@ def test_the_chosen_safety_is_scored_by_fresh_plays_not_by_the_luck_it_was_chose
     compared with a pot; the choice among the safeties is the same."""
     from kaisa.players import search
 
-    w, length = OFFICIAL.width, OFFICIAL.length
-    position = Position(
-        {
-            "W1": (0.7, 1.0),
-            "W2": (R + 1e-6, 0.9),
-            "K": (w - R - 1e-6, 0.8),
-            "R1": (R + 1e-6, 2.1),
-            "R2": (0.35, length - R - 1e-6),
-        }
-    )
+    position = frozen_to_cushions()
     player = SearchPlayer("master", seed=2, parallel=False)
     rechecked = player.safety(position, GameState(), OFFICIAL, 0)
     monkeypatch.setattr(search, "SAFETY_RECHECK", 0)

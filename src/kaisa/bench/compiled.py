@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from kaisa.call import Call
-from kaisa.layouts import random_call, random_layout, starting_position
+from kaisa.layouts import random_call, random_layout, starting_position, wild_stroke
 from kaisa.model import BallId, Event, Position, ShotRecord, Stroke
 from kaisa.table import OFFICIAL, TableSpec
 
@@ -132,7 +132,7 @@ def agreement_cases(strokes: int, seed: int, spec: TableSpec = OFFICIAL) -> Iter
             position = random_layout(rng, spec, balls=2)
             stroke = _stroke(rng, position["W1"], position["W2"], soft=2.0, hard=8.0, spread=4)
             if rng.random() < 0.3:
-                stroke = Stroke(**{**_fields(stroke), "elevation": float(rng.uniform(2, 15))})
+                stroke = replace(stroke, elevation=float(rng.uniform(2, 15)))
         else:
             position = random_layout(rng, spec)
             if kind == "pot":
@@ -140,18 +140,8 @@ def agreement_cases(strokes: int, seed: int, spec: TableSpec = OFFICIAL) -> Iter
                 target = position[targets[int(rng.integers(len(targets)))]]
                 stroke = _stroke(rng, position["W1"], target)
             else:
-                stroke = Stroke(
-                    BallId.W1,
-                    speed=float(rng.uniform(0.5, 8.0)),
-                    direction=float(rng.uniform(0, 360)),
-                    side=float(rng.uniform(-0.35, 0.35)),
-                    follow=float(rng.uniform(-0.35, 0.35)),
-                )
+                stroke = wild_stroke(rng)
         yield kind, position, stroke
-
-
-def _fields(stroke: Stroke) -> dict[str, Any]:
-    return {f.name: getattr(stroke, f.name) for f in fields(stroke)}
 
 
 def event_sequence(record: ShotRecord) -> tuple[tuple[object, ...], ...]:
