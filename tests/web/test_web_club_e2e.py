@@ -618,7 +618,15 @@ def test_the_clock_ticks_breaks_and_warns(live: Server, pages: Pages) -> None:
     clock = marker.get_by_test_id("clock-time")
     expect(clock).to_contain_text("/ 60:00")
     first = clock.inner_text()
-    expect(clock).not_to_have_text(first, timeout=5_000)  # ticking between entries
+    try:
+        expect(clock).not_to_have_text(first, timeout=5_000)  # ticking between entries
+    except AssertionError as error:  # what the page held, for the reader of a failure
+        held = marker.evaluate(
+            """() => { const p = window.kaisaClub.page; return JSON.stringify({phase: p.view.phase,
+            clock: p.view.clock, clock_since: p.view.clock_since, updated_at: p.view.updated_at, since: p.since,
+            skew: p.skew, now: Date.now(), alive: p.alive(), busy: p.busy}); }"""
+        )
+        raise AssertionError(f"{error}\nthe page held: {held}") from None
     expect(marker.get_by_test_id("clock")).to_have_attribute("data-running", "true")
 
     # Onni's break: a second or two, then play resumes; the limit grows by the break; one break each

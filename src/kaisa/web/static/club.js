@@ -532,6 +532,9 @@ class MatchPage {
     if (!this.alive() || this.busy) return;
     const json = JSON.stringify(view);
     if (this.view && JSON.stringify(this.view) === json) return;
+    // older than the match shown (the stream read it before this page's own answer, and under load delivered it
+    // after): applying it would put the page back a step, e.g. to placing W2 with the clock stopped at 0:00
+    if (this.view && Date.parse(view.updated_at) < Date.parse(this.view.updated_at)) return;
     // the stream polls: a view it sends may be one this page was answered a moment ago and has moved past since
     const now = Date.now();
     this.own = this.own.filter((o) => now - o.at < 5000);
