@@ -195,8 +195,11 @@ def screenshot(page: Page, name: str, full_page: bool = False) -> None:
 
 def on_table(page: Page, table: str, p: tuple[float, float]) -> tuple[float, float]:
     """Where table point ``p`` (metres) is in the window on one of the marker page's small tables."""
+    canvas = page.get_by_test_id(f"{table}-table")
+    # shown once the page knows its link may enter (the board is drawn before the server has said so)
+    expect(canvas).to_be_visible()
     # in the middle of the window: the confirm button sticks to the bottom edge and would take the tap
-    page.get_by_test_id(f"{table}-table").evaluate("(e) => e.scrollIntoView({ block: 'center' })")
+    canvas.evaluate("(e) => e.scrollIntoView({ block: 'center' })")
     x, y = page.evaluate("([name, p]) => window.kaisaClub.toClient(name, p)", [table, list(p)])
     return float(x), float(y)
 
@@ -613,6 +616,7 @@ def test_the_clock_ticks_breaks_and_warns(live: Server, pages: Pages) -> None:
     marker.get_by_test_id("start-marking").click()
     expect(marker.get_by_test_id("ball-1")).to_have_text("W1")
     tap(marker, "w2", (0.4, 2.5))
+    expect(marker.get_by_test_id("w2-out")).to_have_attribute("data-point", re.compile(r"\d"))  # the tap was taken
     marker.get_by_test_id("place-confirm").click()
     expect(marker.get_by_test_id("entry-title")).to_have_text("Stroke 1: Pia (W1)")
     clock = marker.get_by_test_id("clock-time")
