@@ -9,12 +9,10 @@ import math
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from kaisa.call import Call, parse_call
 from kaisa.errors import KaisaError
-from kaisa.game import ClockConfig, Phase
+from kaisa.game import Choose, ClockConfig, MarkedLag, Phase, PlaceW2
 from kaisa.game.marking import MarkingError, Marks
 from kaisa.model import BallId
 from kaisa.players import HUMAN
@@ -24,8 +22,11 @@ from kaisa.referee.marker import HandFault
 from kaisa.session import MatchSession, Sessions, match_config
 from kaisa.table import OFFICIAL, PocketId
 
+ENTRIES = 10_000
+"""Entries accepted or refused in all, at least."""
 ENTRIES_PER_MATCH = 100
-MATCHES = 100  # 10,000 entries in all
+MAX_MATCHES = 200
+"""Matches at most to reach ENTRIES (about 102 are needed: some end at 60 points before 100 entries)."""
 BALLS = list(BallId)
 POCKETS = list(PocketId)
 
@@ -106,24 +107,22 @@ def random_marks(rng: random.Random, session: MatchSession) -> tuple[Call | None
     return call, marks
 
 
-@pytest.mark.slow
-@settings(max_examples=MATCHES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-@given(seed=st.integers(0, 2**32 - 1))
-def test_every_accepted_marker_entry_leaves_the_balls_where_a_table_can_have_them(seed: int) -> None:
+def play_random_entries(seed: int) -> int:
+    """A match of up to ENTRIES_PER_MATCH random entries from ``seed``, each checked; returns how many entries the
+    session accepted or refused."""
     rng = random.Random(seed)
     players = [PlayerInfo("A", HUMAN), PlayerInfo("B", HUMAN)]
     session = Sessions().unrecorded(players, match_config(players, clock=ClockConfig("off")))
-    from kaisa.game import Choose, MarkedLag, PlaceW2
-
     session.push(MarkedLag(rng.choice([0, 1])))
     session.push(Choose(rng.choice([BallId.W1, BallId.W2])))
     session.push(PlaceW2((0.71, 2.6)))
-    guarded = 0
+    guarded = entries = 0
     for _ in range(ENTRIES_PER_MATCH):
         if session.state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
             break
         call, marks = random_marks(rng, session)
         before = session.state
+        entries += 1
         try:
             session.mark(call, marks)
         except MarkingError as refused:
@@ -137,3 +136,16 @@ def test_every_accepted_marker_entry_leaves_the_balls_where_a_table_can_have_the
         problem = valid(session)
         assert problem is None, f"seed {seed}: accepted {call} {marks} and left {problem}"
     assert guarded == 0, f"seed {seed}: the referee produced {guarded} impossible states the session had to refuse"
+    return entries
+
+
+@pytest.mark.slow
+def test_every_accepted_marker_entry_leaves_the_balls_where_a_table_can_have_them() -> None:
+    """Fresh matches (seeded, the same every run) until ENTRIES entries were accepted or refused: a match ends
+    before ENTRIES_PER_MATCH entries when a player reaches 60, so the matches are counted, not the entries."""
+    seeds = random.Random(2026)
+    entries = matches = 0
+    while entries < ENTRIES and matches < MAX_MATCHES:
+        entries += play_random_entries(seeds.randrange(2**32))
+        matches += 1
+    assert entries >= ENTRIES, f"{matches} matches gave only {entries} entries"
