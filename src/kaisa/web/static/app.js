@@ -89,6 +89,25 @@ function reveal(node) {
   }
 }
 
+/** The phases in which the person to move works on the table (lags, places, aims). */
+const AT_TABLE = new Set(["lag", "shootout-lag", "place-w2", "play", "shootout"]);
+
+/** On a phone, scroll the page so that the whole table is on the screen, right under the top bar and above a
+ * bar fixed at the foot: called when balls are about to move and when the person is to aim or place, so neither a
+ * stroke nor the aim happens off the screen (the ruling and the controls follow below the table). */
+function keepTableInView() {
+  if (!app.view || window.innerWidth >= 820 || $("screen-table").hidden) return;
+  const rect = app.view.canvas.getBoundingClientRect();
+  const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  let bottom = window.innerHeight;
+  for (const id of ["shoot-row", "replay-buttons"]) {
+    const bar = $(id);
+    if (bar && bar.getClientRects().length && getComputedStyle(bar).position === "fixed") bottom = Math.min(bottom, bar.getBoundingClientRect().top);
+  }
+  if (rect.top >= top && rect.bottom <= bottom) return;
+  window.scrollBy({ top: rect.top - top - 2, behavior: "instant" });
+}
+
 // --- placement areas (placement.js) ----------------------------------------------------------------------
 
 function geo() {
@@ -526,8 +545,11 @@ class MatchMode {
 
   update(view) {
     this.data = view;
+    const turn = this.turnKey;
     this.syncTurn();
     this.render();
+    // the person's new turn at the table (to lag, place or aim): the whole table on a phone's screen
+    if (this.turnKey !== turn && this.humanToMove() && AT_TABLE.has(view.phase)) keepTableInView();
     this.maybeComputer();
   }
 
@@ -1056,6 +1078,7 @@ class MatchMode {
     this.render();
     const mover = before.to_move;
     const computerShot = action.kind === "shot" && mover !== null && mover !== undefined && !this.isHuman(mover);
+    if (stroke || computerShot) keepTableInView(); // the balls are about to move
     if (computerShot && action.stroke) {
       // the computer's placement from hand and its aim, shown before its stroke
       const stroke = action.stroke;
@@ -1531,6 +1554,7 @@ class ReplayMode {
     app.view.balls = { ...before.position.balls };
     app.view.overlay = {};
     if (played.outcome.records && played.outcome.records.length) {
+      keepTableInView();
       sound.playEvents(played.outcome.records, animSpeed());
       await app.view.animate(played.outcome.records, animSpeed());
     }
@@ -1927,6 +1951,7 @@ class StudyMode {
     this.advice = [];
     aids.clearPreview();
     sound.playEvents([answer.record], animSpeed());
+    keepTableInView();
     await app.view.animate([answer.record], animSpeed());
     if (!this.alive()) return;
     this.before = { position: { ...this.position }, shooter: this.shooter, state: structuredClone(this.state) };
@@ -2099,7 +2124,7 @@ async function enterHistory() {
         { "data-testid": "history-row", dataset: { matchId: String(m.id), status: m.status } },
         el("td", { class: "who" }, el("div", {}, who[0], " – ", who[1]), el("div", { class: "hint", "data-testid": "history-date" }, when)),
         el("td", { "data-testid": "history-status" }, status),
-        el("td", { "data-testid": "history-strokes" }, m.strokes === null || m.strokes === undefined ? "" : String(m.strokes)),
+        el("td", { "data-testid": "history-strokes", "data-label": t("history.strokes") }, m.strokes === null || m.strokes === undefined ? "" : String(m.strokes)),
         el(
           "td",
           {},
