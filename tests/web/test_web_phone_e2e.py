@@ -7,6 +7,7 @@ Real Chromium, the real server and SQLite, as in test_web_e2e (whose server and 
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.web import test_web_e2e as e2e
-from tests.web.test_web_e2e import WAIT, L, LiveServer, W, goto, open_page
+from tests.web.test_web_e2e import WAIT, L, LiveServer, W, drag, goto, open_page, point
 
 # the server and the browser of test_web_e2e, one of each for this module
 live = e2e.live
@@ -258,3 +259,37 @@ def test_the_history_on_a_phone_breaks_no_word(live: LiveServer, browser: Browse
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
     finally:
         close(page, errors)
+
+
+# --- 5: the study's cue ball: pulled back from, or moved ---------------------------------------------------------
+
+
+def test_in_the_study_pulling_back_from_the_cue_ball_sets_the_power_and_dragging_it_sideways_moves_it(
+    live: LiveServer, browser: Browser
+) -> None:
+    """As the keys' help says: pressed on the cue ball and pulled straight back from the aim, the cue is pulled (the
+    power follows: 0,5 m of pull is full power), the ball stays; dragged any other way, the ball moves and the
+    power stays."""
+    page, errors = open_page(browser, 1440, 900, scale=1)
+    try:
+        goto(page, live.url + "#/study")
+        table = page.get_by_test_id("table")
+        expect(table).to_have_attribute("data-phase", "study")
+        expect(page.get_by_test_id("speed-out")).to_have_text("2.00 m/s")
+        cue = point(page, "data-cue")
+        direction = math.radians(float(page.get_by_test_id("direction").input_value()))
+        back = (cue[0] - 0.25 * math.cos(direction), cue[1] - 0.25 * math.sin(direction))
+        drag(page, cue, back)
+        expect(page.get_by_test_id("speed-out")).to_have_text("4.00 m/s")
+        assert point(page, "data-cue") == cue, "the pull moved the cue ball"
+
+        aside = (cue[0] + 0.2 * math.sin(direction), cue[1] - 0.2 * math.cos(direction))
+        drag(page, cue, aside)
+        moved = point(page, "data-cue")
+        assert math.dist(moved, aside) < 0.01, (moved, aside)
+        expect(page.get_by_test_id("speed-out")).to_have_text("4.00 m/s")
+        page.get_by_test_id("help-open").click()
+        expect(page.get_by_test_id("help")).to_contain_text("any other way than straight back moves it")
+    finally:
+        page.context.close()
+    assert not errors, errors

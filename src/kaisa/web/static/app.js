@@ -190,7 +190,10 @@ function installPointer(canvas) {
     const ball = mode.draggableAt ? mode.draggableAt(p) : null;
     const origin = ball ? app.view.balls[ball] : null;
     gesture = { ball, start: [event.clientX, event.clientY], moved: false, offset: origin ? [origin[0] - p[0], origin[1] - p[1]] : [0, 0] };
-    const aim = ball ? null : currentAim();
+    // a cue ball that may be both moved and pulled back from (the study): the first move decides (straight back
+    // from the aim pulls the cue, any other way moves the ball)
+    gesture.either = Boolean(ball && mode.aimAt && mode.pullsFrom && mode.pullsFrom(ball) && currentAim());
+    const aim = ball && !gesture.either ? null : currentAim();
     if (aim && mode.aimAt) {
       const g = app.view.geo;
       const scale = app.view.scale;
@@ -208,15 +211,26 @@ function installPointer(canvas) {
         gesture.point = p;
       }
     }
-    if (ball) app.view.overlay.dragging = ball;
+    if (ball && !gesture.either) app.view.overlay.dragging = ball;
     canvas.setPointerCapture(event.pointerId);
     event.preventDefault();
   });
   canvas.addEventListener("pointermove", (event) => {
     if (!gesture || !app.mode) return;
     if (!gesture.moved && Math.hypot(event.clientX - gesture.start[0], event.clientY - gesture.start[1]) < 4) return;
-    gesture.moved = true;
     const p = app.view.eventPoint(event);
+    if (!gesture.moved && gesture.either) {
+      const a = gesture.aim;
+      const d = [Math.cos((a.direction * Math.PI) / 180), Math.sin((a.direction * Math.PI) / 180)];
+      const from = app.view.eventPoint({ clientX: gesture.start[0], clientY: gesture.start[1] });
+      const move = [p[0] - from[0], p[1] - from[1]];
+      if (-(move[0] * d[0] + move[1] * d[1]) > 0.7 * Math.hypot(move[0], move[1])) gesture.ball = null; // back: pull
+      else {
+        gesture.kind = null;
+        app.view.overlay.dragging = gesture.ball;
+      }
+    }
+    gesture.moved = true;
     if (gesture.ball) app.mode.dragTo(gesture.ball, [p[0] + gesture.offset[0], p[1] + gesture.offset[1]]);
     else if (gesture.kind === "pull") {
       // power from how far the cue is pulled back behind the cue ball: 0.5 m of pull is full power
@@ -242,7 +256,7 @@ function installPointer(canvas) {
     gesture = null;
     app.view.overlay.dragging = null;
     app.view.overlay.pull = null;
-    if (!g.moved && g.kind === "pull") return app.view.draw();
+    if (!g.moved && g.kind === "pull" && !g.either) return app.view.draw();
     if (!g.moved && app.mode.click) app.mode.click(p, g.ball);
     else if (g.ball && app.mode.dragEnd) app.mode.dragEnd(g.ball);
     app.view.draw();
@@ -1851,6 +1865,11 @@ class StudyMode {
 
   draggableAt(p) {
     return app.view.ballAt(p, 1.3);
+  }
+
+  /** The cue ball is pulled back from (power) as in a match, and still moved by dragging it any other way. */
+  pullsFrom(ball) {
+    return ball === this.shooter;
   }
 
   dragTo(ball, p) {
