@@ -45,10 +45,14 @@ from kaisa.table import OFFICIAL, PocketId, RailId
 
 
 class CallError(KaisaError):
-    """A call that cannot be accepted."""
+    """A call that cannot be accepted: ``en`` is the detail (the API's ``detail``), ``fi`` the same in Finnish,
+    each saying what is wrong and what is allowed (:func:`kaisa.errors.error_text` puts the kind first)."""
 
     code = "bad-call"
     kind = ErrorText("Maalaus ei kelpaa.", "The call cannot be accepted.")
+
+    def __init__(self, en: str, fi: str) -> None:
+        super().__init__(en, fi=fi)
 
 
 class CallSyntaxError(CallError):
@@ -103,7 +107,10 @@ class Leg:
 
     def __post_init__(self) -> None:
         if self.count is not None and (self.count < 0 or self.cushions):
-            raise IllegalCallError("a leg gives either its cushions or a count (a whole number >= 0), not both")
+            raise IllegalCallError(
+                "a leg gives either its cushions or a count (a whole number >= 0), not both",
+                "Osuudelle annetaan joko vallit tai niiden lukumäärä (kokonaisluku, vähintään 0), ei molempia.",
+            )
         if self.count == 0:
             object.__setattr__(self, "count", None)  # "no cushions" has one form
 
@@ -148,16 +155,24 @@ class Call:
 
     def __post_init__(self) -> None:
         if (self.konsti is None) != (self.via is None):
-            raise IllegalCallError("a konsti needs its ball, and a ball to play via needs its konsti")
+            raise IllegalCallError(
+                "a konsti needs its ball, and a ball to play via needs its konsti",
+                "Konstiin tarvitaan konstipallo, ja pallon kautta lyöntiin tarvitaan konsti.",
+            )
         if self.via is not None and self.via == self.ball:
-            raise IllegalCallError(f"the called ball {self.ball.value} cannot also be the {self.konsti} ball")
+            raise IllegalCallError(
+                f"the called ball {self.ball.value} cannot also be the {self.konsti} ball",
+                f"Maalattu pallo {self.ball.value} ei voi olla myös konstipallo ({self.konsti}).",
+            )
         expected = len(LEG_ROLES[self.konsti])
         if not self.legs:
             object.__setattr__(self, "legs", tuple(Leg() for _ in range(expected)))
         elif len(self.legs) != expected:
             raise IllegalCallError(
                 f"a call {'with ' + self.konsti if self.konsti else 'without konsti'} has "
-                f"{expected} legs, got {len(self.legs)}"
+                f"{expected} legs, got {len(self.legs)}",
+                f"Maalauksessa {'konstilla ' + self.konsti if self.konsti else 'ilman konstia'} on "
+                f"{expected} osuutta, ei {len(self.legs)}.",
             )
 
     @property
@@ -171,13 +186,17 @@ class Call:
 
     def check_shooter(self, cue_ball: BallId) -> None:
         """Raise :class:`IllegalCallError` if the call is impossible for the player of ``cue_ball``."""
+        others = " ".join(b.value for b in BallId if b != cue_ball)
         if self.ball == cue_ball:
             raise IllegalCallError(
-                f"{cue_ball.value} is your own cue ball: call an object ball "
-                f"({', '.join(b.value for b in BallId if b != cue_ball)})"
+                f"{cue_ball.value} is your own cue ball: call an object ball ({others})",
+                f"{cue_ball.value} on oma lyöntipallosi: maalaa jokin muu pallo ({others}).",
             )
         if self.via == cue_ball:
-            raise IllegalCallError(f"{cue_ball.value} is your own cue ball; it cannot be the {self.konsti} ball")
+            raise IllegalCallError(
+                f"{cue_ball.value} is your own cue ball; it cannot be the {self.konsti} ball",
+                f"{cue_ball.value} on oma lyöntipallosi, joten se ei voi olla konstipallo ({self.konsti}).",
+            )
 
     def __str__(self) -> str:
         return format_call(self)
@@ -188,6 +207,7 @@ class Call:
 _BALLS = {b.value: b for b in BallId}
 _POCKETS = {p.value: p for p in PocketId}
 _KONSTI = {"kyyti": Konsti.KYYTI, "kara": Konsti.KARA, "kiss": Konsti.KISS}
+_BALL_LIST = " ".join(_BALLS)
 _JAW = re.compile(r"^([A-Za-z]{2})/([A-Za-z-]*)$")
 
 
@@ -199,18 +219,26 @@ def _cushion_token(token: str) -> Cushion | None:
         pocket_text, side_text = match.group(1).upper(), match.group(2).lower()
         if pocket_text not in _POCKETS:
             raise IllegalCallError(
-                f"jaw {token!r}: pocket {pocket_text} does not exist; pockets are {' '.join(_POCKETS)}"
+                f"jaw {token!r}: pocket {pocket_text} does not exist; pockets are {' '.join(_POCKETS)}",
+                f"Haaki {token}: pussia {pocket_text} ei ole; pussit ovat {' '.join(_POCKETS)}.",
             )
         pocket = _POCKETS[pocket_text]
         if not side_text:
             return JawCushion(pocket)
         if side_text not in _RAIL_BY_CODE:
             raise CallSyntaxError(
-                f"jaw {token!r}: {side_text!r} is not a rail; rails are {' '.join(RAIL_CODES.values())}"
+                f"jaw {token!r}: {side_text!r} is not a rail; rails are {' '.join(RAIL_CODES.values())}",
+                f"Haaki {token}: {side_text} ei ole valli; vallit ovat {' '.join(RAIL_CODES.values())}.",
             )
         side = _RAIL_BY_CODE[side_text]
         if side not in OFFICIAL.rails_adjacent_to(pocket):
-            raise IllegalCallError(f"jaw {token!r}: the {side.value} rail does not end at {pocket.value}")
+            ending = " ".join(RAIL_CODES[r] for r in OFFICIAL.rails_adjacent_to(pocket))
+            raise IllegalCallError(
+                f"jaw {token!r}: the {side.value} rail does not end at {pocket.value}; the rails ending there are "
+                f"{ending}",
+                f"Haaki {token}: valli {RAIL_CODES[side]} ei pääty pussiin {pocket.value}; siihen päättyvät vallit "
+                f"{ending}.",
+            )
         return JawCushion(pocket, side)
     return None
 
@@ -219,12 +247,21 @@ def parse_call(text: str) -> Call:
     """Read a call in the notation above. Raises :class:`CallSyntaxError` or :class:`IllegalCallError`."""
     tokens = text.split()
     if not tokens:
-        raise CallSyntaxError("empty call: write at least the ball and the pocket, e.g. 'K FL'")
+        raise CallSyntaxError(
+            "empty call: write at least the ball and the pocket, e.g. 'K FL'",
+            "Maalaus on tyhjä: kirjoita ainakin pallo ja pussi, esimerkiksi K FL.",
+        )
     pocket_text = tokens[-1].upper()
     if pocket_text not in _POCKETS:
         if re.fullmatch(r"[A-Z]{2}", pocket_text) and pocket_text not in _BALLS:
-            raise IllegalCallError(f"pocket {pocket_text} does not exist; pockets are {' '.join(_POCKETS)}")
-        raise CallSyntaxError(f"a call ends with the pocket ({' '.join(_POCKETS)}), not {tokens[-1]!r}")
+            raise IllegalCallError(
+                f"pocket {pocket_text} does not exist; pockets are {' '.join(_POCKETS)}",
+                f"Pussia {pocket_text} ei ole; pussit ovat {' '.join(_POCKETS)}.",
+            )
+        raise CallSyntaxError(
+            f"a call ends with the pocket ({' '.join(_POCKETS)}), not {tokens[-1]!r}",
+            f"Maalaus päättyy pussiin ({' '.join(_POCKETS)}), ei sanaan {tokens[-1]}.",
+        )
     pocket = _POCKETS[pocket_text]
 
     # Split the middle tokens into groups: balls (with an optional konsti keyword before) and cushion runs.
@@ -235,7 +272,10 @@ def parse_call(text: str) -> Call:
         word = token.lower()
         if word in _KONSTI:
             if pending is not None:
-                raise CallSyntaxError(f"{pending!r} must be followed by a ball, not {token!r}")
+                raise CallSyntaxError(
+                    f"{pending!r} must be followed by a ball, not {token!r}",
+                    f"Sanan {pending} jälkeen tulee pallo ({_BALL_LIST}), ei {token}.",
+                )
             pending = word
             continue
         if token.upper() in _BALLS:
@@ -244,23 +284,37 @@ def parse_call(text: str) -> Call:
             legs.append([])
             continue
         if pending is not None:
-            raise CallSyntaxError(f"{pending!r} must be followed by a ball (W1 W2 R1 R2 K), not {token!r}")
+            raise CallSyntaxError(
+                f"{pending!r} must be followed by a ball ({_BALL_LIST}), not {token!r}",
+                f"Sanan {pending} jälkeen tulee pallo ({_BALL_LIST}), ei {token}.",
+            )
         legs[-1].append(token)
     if pending is not None:
-        raise CallSyntaxError(f"{pending!r} must be followed by a ball before the pocket")
+        raise CallSyntaxError(
+            f"{pending!r} must be followed by a ball before the pocket",
+            f"Sanan {pending} jälkeen tulee pallo ennen pussia.",
+        )
 
+    read_legs = tuple(_leg(words) for words in legs)  # an unknown word is named before the balls are counted
     konsti_stations = [(k, b) for k, b in stations if k is not None]
     plain = [b for k, b in stations if k is None]
     if len(konsti_stations) > 1:
+        used = ", ".join(f"{k} {b.value}" for k, b in konsti_stations)
         raise IllegalCallError(
-            "a pot may use only one konsti (2): " + ", ".join(f"{k} {b.value}" for k, b in konsti_stations)
+            f"a pot may use only one konsti (2): {used}",
+            f"Pussituksessa saa käyttää vain yhtä konstia (2), nyt {used}.",
         )
     if not plain:
-        raise CallSyntaxError("a call names the ball to pot before the pocket, e.g. 'K FL'")
+        raise CallSyntaxError(
+            "a call names the ball to pot before the pocket, e.g. 'K FL'",
+            "Maalauksessa kerrotaan pussitettava pallo ennen pussia, esimerkiksi K FL.",
+        )
     if len(plain) > 1:
         raise CallSyntaxError(
             f"a call names one ball to pot, got {' and '.join(b.value for b in plain)}; "
-            "a ball played via needs its konsti word (kyyti, kara or kiss)"
+            "a ball played via needs its konsti word (kyyti, kara or kiss)",
+            f"Maalauksessa on yksi pussitettava pallo, nyt {' ja '.join(b.value for b in plain)}; pallon "
+            "kautta lyötäessä pallon eteen kirjoitetaan konsti (kyyti, kara tai kiss).",
         )
     ball = plain[0]
     konsti: Konsti | None = None
@@ -271,10 +325,17 @@ def parse_call(text: str) -> Call:
         konsti = _KONSTI[word]
         order = [b for _, b in stations]
         if konsti is Konsti.KISS and order != [ball, via]:
-            raise CallSyntaxError("'kiss X' comes after the called ball: e.g. 'K kiss R1 HL'")
+            raise CallSyntaxError(
+                "'kiss X' comes after the called ball: e.g. 'K kiss R1 HL'",
+                "Kiss ja sen pallo kirjoitetaan maalatun pallon jälkeen, esimerkiksi K kiss R1 HL.",
+            )
         if konsti in (Konsti.KYYTI, Konsti.KARA) and order != [via, ball]:
-            raise CallSyntaxError(f"'{konsti} X' comes before the called ball: e.g. '{konsti} R1 K FL'")
-    return Call(ball=ball, pocket=pocket, konsti=konsti, via=via, legs=tuple(_leg(words) for words in legs))
+            raise CallSyntaxError(
+                f"'{konsti} X' comes before the called ball: e.g. '{konsti} R1 K FL'",
+                f"{konsti.value.capitalize()} ja sen pallo kirjoitetaan ennen maalattua palloa, esimerkiksi "
+                f"{konsti} R1 K FL.",
+            )
+    return Call(ball=ball, pocket=pocket, konsti=konsti, via=via, legs=read_legs)
 
 
 def _is_count(word: str) -> bool:
@@ -287,12 +348,17 @@ def _leg(words: list[str]) -> Leg:
     cushions: list[Cushion] = []
     for word in words:
         if _is_count(word):
-            raise CallSyntaxError(f"a cushion count ({word}) stands alone in its leg, not among rails")
+            raise CallSyntaxError(
+                f"a cushion count ({word}) stands alone in its leg, not among rails",
+                f"Vallien lukumäärä ({word}) kirjoitetaan osuudelle yksinään, ei vallien joukkoon.",
+            )
         cushion = _cushion_token(word)
         if cushion is None:
             raise CallSyntaxError(
-                f"unknown word {word!r}: expected a ball (W1 W2 R1 R2 K), a konsti (kyyti kara kiss), "
-                f"a rail ({' '.join(RAIL_CODES.values())}), a jaw like FR/f, or a cushion count"
+                f"unknown word {word!r}: expected a ball ({_BALL_LIST}), a konsti (kyyti kara kiss), "
+                f"a rail ({' '.join(RAIL_CODES.values())}), a jaw like FR/f, or a cushion count",
+                f"Tuntematon sana {word}: maalauksessa on palloja ({_BALL_LIST}), konsteja (kyyti kara kiss), "
+                f"valleja ({' '.join(RAIL_CODES.values())}), haakeja kuten FR/f tai vallien lukumäärä.",
             )
         cushions.append(cushion)
     return Leg(cushions=tuple(cushions))

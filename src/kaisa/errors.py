@@ -25,16 +25,24 @@ class KaisaError(ValueError):
     """Stable, for programs; an instance may set its own (a refusal with its own Finnish and English ``text``)."""
     kind: ErrorText = ErrorText("Virheellinen syöte.", "Invalid input.")
 
+    def __init__(self, *args: object, fi: str | None = None) -> None:
+        super().__init__(*args)
+        self.fi_detail = fi
+        """The detailed message in Finnish, when the raiser wrote one (the message itself is the English)."""
+
 
 def error_text(error: KaisaError) -> ErrorText:
     """The error for people in Finnish and English: its own ``text`` when it has one (a refusal worded in both
-    languages), else its kind, with the detailed message in the English (the details are generated English
-    sentences, and a Finnish text has no English fragments)."""
+    languages), else its kind followed by the detail (in Finnish when the raiser gave it; else the Finnish is
+    the kind alone, as a Finnish text has no English fragments)."""
     own = getattr(error, "text", None)
     fi, en = getattr(own, "fi", None), getattr(own, "en", None)
     if isinstance(fi, str) and isinstance(en, str):
         return ErrorText(fi, en)
-    return ErrorText(error.kind.fi, f"{error.kind.en} {error}")
+    detail = str(error)
+    if getattr(error, "fi_detail", None):
+        return ErrorText(f"{error.kind.fi} {error.fi_detail}", f"{error.kind.en} {detail[:1].upper()}{detail[1:]}.")
+    return ErrorText(error.kind.fi, f"{error.kind.en} {detail}")
 
 
 class InvalidPositionError(KaisaError):

@@ -307,7 +307,7 @@ def test_bad_requests_are_refused_with_a_code_and_a_finnish_and_english_reason(c
         ("/draw", {}, 422, "too-few-players", "vähintään 4 pelaajaa"),
         ("/players", {"name": "   "}, 422, "empty-name", "nimi puuttuu"),
         ("/players", {"name": NAMES[0], "club": "KS"}, 422, "duplicate-player", "on jo ilmoittautunut"),
-        ("/players", {"name": ""}, 422, "invalid-request", "Pyyntö ei sovi"),
+        ("/players", {"name": ""}, 422, "invalid-request", "Nimi on liian lyhyt"),
     ]
     for path, body, status, code, fi in cases:
         answer = night.post(path, body)

@@ -67,7 +67,8 @@ class HandFault(Enum):
             if value.strip() and " " in value.strip():
                 return cls.BEHIND_BALL_FIRST
         raise FormatError(
-            f"hand_fault is one of {[f.value for f in cls]} (the section 5 fault from hand), not {value!r}"
+            f"hand_fault is one of {[f.value for f in cls]} (the section 5 fault from hand), not {value!r}",
+            fi="käsipallovirhe on jokin kohdan 5 virheistä.",
         )
 
 
@@ -121,19 +122,30 @@ class MarkerFacts:
         """The value from :meth:`to_json`'s form; a missing field takes its default; an unknown field or a bad
         value raises :class:`FormatError` naming the field."""
         if not isinstance(data, dict):
-            raise FormatError(f"a marker's entry is an object with the fields {sorted(cls.field_names())}")
+            raise FormatError(
+                f"a marker's entry is an object with the fields {sorted(cls.field_names())}",
+                fi="Kirjurin kirjaus on nimettyjen kenttien joukko (JSON-olio).",
+            )
         known = cls.field_names()
         unknown = sorted(set(data) - known)
         if unknown:
-            raise FormatError(f"unknown marker entry fields {unknown}; the fields are {sorted(known)}")
+            raise FormatError(
+                f"unknown marker entry fields {unknown}; the fields are {sorted(known)}",
+                fi=f"Kirjauksessa on tuntemattomia kenttiä ({', '.join(map(str, unknown))}).",
+            )
         values: dict[str, Any] = {}
         for name, value in data.items():
             try:
                 values[name] = _CODEC[name][1](value)
             except FormatError as exc:
-                raise FormatError(f"marker entry field {name}: {exc}") from None
+                raise FormatError(
+                    f"marker entry field {name}: {exc}", fi=f"Kirjauksen kohta ”{field_name(name).fi}”: {exc.fi_detail}"
+                ) from None
             except (KeyError, TypeError, ValueError, IndexError) as exc:
-                raise FormatError(f"marker entry field {name} is malformed ({exc}): {value!r}") from None
+                raise FormatError(
+                    f"marker entry field {name} is malformed ({exc}): {value!r}",
+                    fi=f"Kirjauksen kohta ”{field_name(name).fi}” on väärän muotoinen.",
+                ) from None
         try:
             return cls(**values)
         except TypeError as exc:
@@ -239,35 +251,41 @@ class MarkerEntry(MarkerFacts):
 
 def _ball(value: object) -> BallId:
     if not isinstance(value, str) or value not in BallId.__members__:
-        raise FormatError(f"a ball is one of {' '.join(b.value for b in BallId)}, not {value!r}")
+        balls = " ".join(b.value for b in BallId)
+        raise FormatError(f"a ball is one of {balls}, not {value!r}", fi=f"pallo on jokin näistä: {balls}, ei {value}.")
     return BallId(value)
 
 
 def _pocket(value: object) -> PocketId:
     known = [p.value for p in PocketId]
     if not isinstance(value, str) or value not in known:
-        raise FormatError(f"a pocket is one of {' '.join(known)}, not {value!r}")
+        raise FormatError(
+            f"a pocket is one of {' '.join(known)}, not {value!r}",
+            fi=f"pussia {value} ei ole; pussit ovat {' '.join(known)}.",
+        )
     return PocketId(value)
 
 
 def _balls(value: object) -> list[BallId]:
     if not isinstance(value, list):
-        raise FormatError(f"a list of ball ids (W1 W2 R1 R2 K), not {value!r}")
+        raise FormatError(
+            f"a list of ball ids (W1 W2 R1 R2 K), not {value!r}", fi="luettelo palloista (W1 W2 R1 R2 K)."
+        )
     return [_ball(b) for b in value]
 
 
 def _point(value: object) -> Point:
     if not (isinstance(value, list | tuple) and len(value) == 2):
-        raise FormatError(f"a point is [x, y] in metres, not {value!r}")
+        raise FormatError(f"a point is [x, y] in metres, not {value!r}", fi="paikka on [x, y] metreinä.")
     x, y = float(value[0]), float(value[1])
     if not (math.isfinite(x) and math.isfinite(y)):
-        raise FormatError(f"a point has finite coordinates, not {value!r}")
+        raise FormatError(f"a point has finite coordinates, not {value!r}", fi="paikan koordinaatit ovat lukuja.")
     return (x, y)
 
 
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):
-        raise FormatError(f"true or false, not {value!r}")
+        raise FormatError(f"true or false, not {value!r}", fi="arvo on kyllä tai ei (true tai false).")
     return value
 
 
@@ -277,26 +295,31 @@ def _optional(decode: Callable[[object], Any]) -> Callable[[object], Any]:
 
 def _angle(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 180:
-        raise FormatError(f"an angle in degrees from 0 to 180, not {value!r}")
+        raise FormatError(f"an angle in degrees from 0 to 180, not {value!r}", fi="kulma on 0–180 astetta.")
     return float(value)
 
 
 def _late(value: object) -> LateFall:
     if not isinstance(value, dict) or not set(value) <= {"ball", "caused_by"}:
-        raise FormatError(f'a late fall is {{"ball": ..., "caused_by": cue ball or null}}, not {value!r}')
+        raise FormatError(
+            f'a late fall is {{"ball": ..., "caused_by": cue ball or null}}, not {value!r}',
+            fi="myöhemmin pudonneesta kerrotaan pallo ja aiheuttaja (lyöntipallo tai ei kukaan).",
+        )
     by = value.get("caused_by")
     return LateFall(_ball(value["ball"]), None if by is None else _ball(by))
 
 
 def _moves(value: object) -> dict[BallId, Point]:
     if not isinstance(value, dict):
-        raise FormatError(f'moves are {{"ball": [x, y], ...}}, not {value!r}')
+        raise FormatError(f'moves are {{"ball": [x, y], ...}}, not {value!r}', fi="pallo ja sen paikka [x, y].")
     return {_ball(b): _point(p) for b, p in value.items()}
 
 
 def _pots(value: object) -> tuple[tuple[BallId, PocketId], ...]:
     if not isinstance(value, list) or not all(isinstance(p, list | tuple) and len(p) == 2 for p in value):
-        raise FormatError(f'pots are [["ball", "pocket"], ...], not {value!r}')
+        raise FormatError(
+            f'pots are [["ball", "pocket"], ...], not {value!r}', fi="jokaisesta pussiin menneestä pallo ja pussi."
+        )
     return tuple((_ball(b), _pocket(p)) for b, p in value)
 
 
@@ -342,3 +365,41 @@ _CODEC: dict[str, _Codec] = {
     "start": (lambda v: v.to_json(), Position.from_json),
     "final": (lambda v: v.to_json(), Position.from_json),
 }
+
+
+_FIELD_NAMES: dict[str, Text] = {
+    "pots": Text("pussiin menneet pallot", "balls potted"),
+    "off_table": Text("yli laidan menneet pallot", "balls off the table"),
+    "first_contact": Text("ensimmäinen osuma", "first contact"),
+    "nakki": Text("nakit", "nakki balls"),
+    "called_as_called": Text("meni kuten maalattu", "went in as called"),
+    "cushion_pots": Text("pussiin vallin kautta", "potted off a cushion"),
+    "hand_fault": Text("käsipallovirhe", "fault from hand"),
+    "talonmies_angle": Text("lyöntikulma kiinni olevasta pallosta", "angle away from a frozen ball"),
+    "late_fall": Text("myöhemmin pudonnut pallo", "ball falling later"),
+    "struck": Text("lyöty pallo", "ball struck"),
+    "place": Text("käsipallon paikka", "place of the ball in hand"),
+    "moves": Text("pallojen pysähtymispaikat", "where balls came to rest"),
+    "cue_ball": Text("lyöntipallo", "cue ball"),
+    "start": Text("asema ennen lyöntiä", "position before the stroke"),
+    "final": Text("asema lyönnin jälkeen", "position after the stroke"),
+    "mankeli": Text("mankeli (7f)", "mankeli (7f)"),
+    "frozen_short_of_haaki": Text("kiinni vallissa haakilinjan ulkopuolella (7g)", "frozen short of haaki line (7g)"),
+    "konsti_ball_frozen_to_cushion": Text("konstipallo kiinni vallissa (7h)", "konsti ball frozen to a cushion (7h)"),
+    "konsti_pair_frozen": Text("pallot kiinni toisissaan (8c)", "balls frozen together (8c)"),
+    "touched_by_player": Text("pelaaja kosketti palloa (7b)", "a ball touched by a player (7b)"),
+    "jump_over_mask": Text("hyppylyönti maskipallon yli (7e)", "jump over a masking ball (7e)"),
+    "restored_by_referee": Text("tuomari palautti pallot (7j)", "balls put back by the referee (7j)"),
+    "double_hit": Text("kaksoiskosketus (7d)", "double hit (7d)"),
+    "swapped_by_referee": Text("tuomari vaihtoi lyöntipallot (7i)", "cue balls swapped by the referee (7i)"),
+    "swap_expired": Text("lyöntipallojen vaihtuminen vanhentunut (7i)", "expired swap of the cue balls (7i)"),
+    "stopped_balls": Text("pelaaja pysäytti pallon (6)", "a ball stopped by the player (6)"),
+    "cannot_strike_away": Text("ei voinut lyödä poispäin (8b)", "could not strike away (8b)"),
+    "setup_broken": Text("asetus rikkoutui (8b)", "setup broken (8b)"),
+}
+"""Every field of the marker's entry as a person names it (the errors about a field name it so)."""
+
+
+def field_name(name: str) -> Text:
+    """A field of the marker's entry in words (its API name only for a field this module does not know)."""
+    return _FIELD_NAMES.get(name, Text(name, name))

@@ -37,6 +37,7 @@ from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router
 from kaisa.web.competition import competition_router
+from kaisa.web.invalid import invalid_request_text
 from kaisa.web.pages import PAGES
 from kaisa.web.security import OriginGuard
 from kaisa.web.service import MatchService, UnknownActionError, call_of, game_of, position_of, stroke_of
@@ -97,7 +98,7 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
         return handler
 
-    def invalid(_request: Request, exc: Exception) -> JSONResponse:
+    def invalid(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         # the offending input is not echoed: it may not even be JSON (NaN), and the field says enough
         errors = [
@@ -106,8 +107,9 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         ]
         said = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors)
         detail = f"the request does not fit the API: {said}"
-        body = {"detail": detail, "code": "invalid-request", "fi": f"Pyyntö ei sovi rajapintaan: {said}"}
-        return JSONResponse({**body, "en": detail, "errors": errors}, status_code=422)
+        text = invalid_request_text(exc.errors(), request.url.path)  # each field named, in words, both languages
+        body = {"detail": detail, "code": "invalid-request", "fi": text.fi, "en": text.en}
+        return JSONResponse({**body, "errors": errors}, status_code=422)
 
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(DatabaseUnavailableError, refuse(503))
