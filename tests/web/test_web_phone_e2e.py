@@ -293,3 +293,53 @@ def test_in_the_study_pulling_back_from_the_cue_ball_sets_the_power_and_dragging
     finally:
         page.context.close()
     assert not errors, errors
+
+
+# --- 4: the zoomed insets hide nothing that matters --------------------------------------------------------------
+
+INSETS_OVER = """() => {
+  // what each zoomed inset (its centre and radius in the canvas, CSS px) covers: balls and pockets
+  const canvas = document.querySelector('canvas#table');
+  const rect = canvas.getBoundingClientRect();
+  const insets = JSON.parse(canvas.dataset.insets || '[]');
+  const px = (p) => { const [x, y] = window.kaisa.toClient(p); return [x - rect.left, y - rect.top]; };
+  const scale = Math.abs(px([1, 0])[0] - px([0, 0])[0]) || Math.abs(px([1, 0])[1] - px([0, 0])[1]);
+  const things = [];
+  for (const [id, p] of Object.entries(window.kaisa.balls()))
+    things.push([`ball ${id}`, px(p), window.kaisa.table.ball_radius * scale]);
+  for (const [id, pocket] of Object.entries(window.kaisa.table.pockets))
+    things.push([`pocket ${id}`, px(pocket.capture.centre), pocket.capture.radius * scale]);
+  const covered = [];
+  insets.forEach(([x, y, r], i) => {
+    for (const [name, [tx, ty], tr] of things) if (Math.hypot(x - tx, y - ty) < r + tr) covered.push(`inset ${i + 1} over ${name}`);
+    insets.slice(i + 1).forEach(([x2, y2, r2], j) => {
+      if (Math.hypot(x - x2, y - y2) < r + r2) covered.push(`inset ${i + 1} over inset ${i + j + 2}`);
+    });
+  });
+  return {count: insets.length, covered};
+}"""
+
+
+@pytest.mark.parametrize("size", [(1440, 900), PHONE])
+def test_the_zoomed_insets_cover_no_ball_pocket_or_each_other(
+    live: LiveServer, browser: Browser, size: tuple[int, int]
+) -> None:
+    """With the full aiming aid and a call, the two zoomed insets (the contact, the called pocket's mouth) are drawn
+    where they cover no ball, no pocket and not each other: on the desktop's table on its side and the phone's
+    upright one, for the study's starting aim and for a second aim to another pocket."""
+    page, errors = open_page(browser, *size, scale=1)
+    try:
+        goto(page, live.url + "#/study")
+        expect(page.get_by_test_id("table")).to_have_attribute("data-phase", "study")
+        page.get_by_test_id("aids").select_option("full")
+        for pocket in ("FR", "HL"):
+            page.get_by_test_id("call-ball").select_option("K")
+            page.get_by_test_id("call-pocket").select_option(pocket)
+            page.get_by_test_id("aim-call").click()
+            expect(page.get_by_test_id("aim-status")).not_to_have_attribute("data-state", "working", timeout=WAIT)
+            over = page.evaluate(INSETS_OVER)
+            assert over["count"] == 2, over
+            assert over["covered"] == [], f"the call K {pocket}: {over['covered']}"
+    finally:
+        page.context.close()
+    assert not errors, errors

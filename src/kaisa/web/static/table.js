@@ -295,6 +295,8 @@ export class TableView {
     }
     this._drawOverlayOver();
     this._drawLabels();
+    // where the zoomed insets went (CSS px: centre and radius), for the tests
+    this.canvas.dataset.insets = JSON.stringify(this.insets.map((i) => [Math.round(i.at[0]), Math.round(i.at[1]), Math.round(i.r)]));
   }
 
   /** The frame, cushions, pockets, lines and spots (`px`: one CSS pixel in metres). */
@@ -369,6 +371,14 @@ export class TableView {
     for (const p of Object.values(t.spots)) dot(ctx, p[0], p[1], Math.max(0.005, 2 * px));
   }
 
+  /** Where a pocket's name is written on the frame (metres). */
+  _labelAt(id) {
+    const g = this.geo;
+    const x = id.endsWith("L") ? -CUSHION - WOOD / 2 : g.W + CUSHION + WOOD / 2;
+    const y = id.startsWith("H") ? 0.18 : id.startsWith("F") ? g.L - 0.18 : g.L / 2 - 0.14;
+    return [x, y];
+  }
+
   _drawLabels() {
     const ctx = this.ctx;
     const g = this.geo;
@@ -377,10 +387,7 @@ export class TableView {
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     for (const id of POCKET_IDS) {
-      const left = id.endsWith("L");
-      const x = left ? -CUSHION - WOOD / 2 : g.W + CUSHION + WOOD / 2;
-      const y = id.startsWith("H") ? 0.18 : id.startsWith("F") ? g.L - 0.18 : g.L / 2 - 0.14;
-      const [px, py] = this.toPx([x, y]);
+      const [px, py] = this.toPx(this._labelAt(id));
       ctx.fillStyle = this.overlay.callPocket === id ? "#ffe066" : "rgba(255,240,210,0.85)";
       ctx.fillText(id, px, py);
     }
@@ -597,7 +604,7 @@ export class TableView {
       }
     };
     if (level !== "none") paint(px);
-    if (level === "full" && !aim.faint && hit.kind === "ball") this._drawInsets(hit, called, paint);
+    if (level === "full" && !aim.faint && hit.kind === "ball") this._drawInsets(hit, called, paint, aim);
     // cue stick behind the ball, pulled back with the power
     if (!aim.faint) {
       const d = [Math.cos(radians(aim.direction)), Math.sin(radians(aim.direction))];
@@ -638,39 +645,43 @@ export class TableView {
     void d;
   }
 
-  /** Two magnified circles: the contact (ghost ball and object ball) and the called pocket's mouth with
-   * the object ball's line, placed in the canvas corners farthest from what they show. */
-  _drawInsets(hit, called, paint) {
+  /** Two magnified circles: the contact (ghost ball and object ball) and the called pocket's mouth with the
+   * object ball's line, each where it hides least (_insetSpot): not over a ball, a pocket or its name, the aim's
+   * lines, the cue or the area a ball is being placed in. */
+  _drawInsets(hit, called, paint, aim) {
     const g = this.geo;
     const cssW = this.canvas.width / this.dpr;
     const cssH = this.canvas.height / this.dpr;
     const r = Math.max(38, Math.min(80, Math.min(cssW, cssH) * 0.14));
-    const corners = [
-      [r + 6, r + 6],
-      [cssW - r - 6, r + 6],
-      [r + 6, cssH - r - 6],
-      [cssW - r - 6, cssH - r - 6],
-    ];
     const target = this.balls[hit.ball];
-    const far = (p, options) => options.slice().sort((a, b) => dist(b, p) - dist(a, p))[0];
-    const tp = this.toPx(target);
-    const first = far(tp, corners);
+    const line = this.objectLine(hit);
+    const d = [Math.cos(radians(aim.direction)), Math.sin(radians(aim.direction))];
+    const back = g.R + 0.03 + (aim.speed || 2) * 0.03;
+    const lines = [
+      [aim.from, hit.at],
+      [line.from, line.to],
+      [[aim.from[0] - d[0] * back, aim.from[1] - d[1] * back], [aim.from[0] - d[0] * (back + 0.45), aim.from[1] - d[1] * (back + 0.45)]],
+    ];
+    const paths = (this.overlay.preview && this.overlay.preview.paths) || {};
+    for (const points of Object.values(paths)) {
+      const every = Math.max(1, Math.ceil(points.length / 40));
+      for (let i = every; i < points.length; i += every) lines.push([points[i - every], points[i]]);
+    }
     const drawBalls = () => {
       for (const id of BALL_IDS) if (this.balls[id]) this._drawBall(id, this.balls[id], false);
     };
     const contact = [(hit.at[0] + target[0]) / 2, (hit.at[1] + target[1]) / 2];
+    const first = this._insetSpot(r, lines, []);
     this._zoomed(contact, 5, first, r, (px) => {
       this._drawBed(px);
       drawBalls();
       paint(px);
     });
     this.insets = [{ kind: "contact", at: first, r }];
-    const line = this.objectLine(hit);
     const pocket = called.pocket || line.pocket;
     if (pocket) {
       const m = g.mouth(pocket);
-      const rest = corners.filter((c) => c !== first);
-      const second = far(this.toPx(m), rest.filter((c) => dist(c, tp) > 2 * r) .length ? rest.filter((c) => dist(c, tp) > 2 * r) : rest);
+      const second = this._insetSpot(r, lines, this.insets);
       this._zoomed(m, 3, second, r, (px) => {
         this._drawBed(px);
         drawBalls();
@@ -678,6 +689,49 @@ export class TableView {
       });
       this.insets.push({ kind: "pocket", at: second, r, pocket });
     }
+  }
+
+  /** The centre (CSS px) for an inset of radius `r` that stays clearest of every ball, pocket and pocket name,
+   * the `lines` (metres: the aim, the object ball's line, the cue, the preview's paths), the area a ball is
+   * being placed in and the insets `taken`: the best of a grid over the canvas. */
+  _insetSpot(r, lines, taken) {
+    const g = this.geo;
+    const cssW = this.canvas.width / this.dpr;
+    const cssH = this.canvas.height / this.dpr;
+    const k = this.scale;
+    const circles = [];
+    for (const id of BALL_IDS) if (this.balls[id]) circles.push([this.toPx(this.balls[id]), g.R * k + 4]);
+    for (const id of POCKET_IDS) {
+      const capture = this.table.pockets[id].capture;
+      circles.push([this.toPx(capture.centre), capture.radius * 1.25 * k + 4]);
+      circles.push([this.toPx(this._labelAt(id)), 10]);
+    }
+    for (const inset of taken) circles.push([inset.at, inset.r + 4]);
+    const segments = lines.map(([a, b]) => [this.toPx(a), this.toPx(b)]);
+    const rects = [];
+    const legal = this.overlay.legal;
+    if (legal) {
+      const a = this.toPx([legal.x0, legal.y0]);
+      const b = this.toPx([legal.x1, legal.y1]);
+      rects.push([Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])]);
+    }
+    const step = Math.max(6, r / 4);
+    let best = null;
+    for (let y = r + 4; y <= cssH - r - 4; y += step) {
+      for (let x = r + 4; x <= cssW - r - 4; x += step) {
+        const p = [x, y];
+        let clear = Infinity;
+        for (const [c, radius] of circles) clear = Math.min(clear, dist(p, c) - radius - r);
+        for (const [a, b] of segments) clear = Math.min(clear, segmentDistance(p, a, b) - r - 3);
+        for (const [x0, y0, x1, y1] of rects) {
+          const out = Math.hypot(Math.max(x0 - x, 0, x - x1), Math.max(y0 - y, 0, y - y1));
+          const depth = out > 0 ? 0 : Math.min(x - x0, x1 - x, y - y0, y1 - y);
+          clear = Math.min(clear, out - depth - r);
+        }
+        if (!best || clear > best.clear) best = { at: p, clear };
+      }
+    }
+    return best ? best.at : [r + 6, r + 6];
   }
 
   _drawAdvice(advice, index) {
