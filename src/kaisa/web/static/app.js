@@ -2396,6 +2396,7 @@ async function main() {
   // for tests and the console: where a table point (metres) is in the window
   window.kaisa = {
     table: app.table,
+    balls: () => ({ ...app.view.balls }),
     toClient(p) {
       const rect = app.view.canvas.getBoundingClientRect();
       const [x, y] = app.view.toPx(p);
