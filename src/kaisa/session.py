@@ -39,6 +39,7 @@ from kaisa.game import (
     Outcome,
     Phase,
     Shot,
+    TakeBreak,
     action_to_json,
 )
 from kaisa.game.marking import Marks, check_state, correct, marked_shot
@@ -144,6 +145,10 @@ class MatchView:
     """The club night the match belongs to."""
     updated_at: str | None = None
     """When the match last changed (ISO 8601, UTC): a live clock counts on from it."""
+    clock_since: str | None = None
+    """When the competition clock last started counting (ISO 8601, UTC): the last entry other than a break, or
+    the match's creation. The time of the stroke due is the time since then (a break in it extends the limit,
+    6), so a reloaded page or a second screen counts the turn from the same moment."""
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -157,6 +162,7 @@ def view_of(
     last_action: dict[str, Any] | None,
     actions: int,
     current: bool = True,
+    clock_since: datetime | None = None,
 ) -> MatchView:
     """The view of ``match`` after ``actions`` actions (``current``: the stored match as it is now, which
     may be undone; otherwise a replay of it)."""
@@ -207,6 +213,7 @@ def view_of(
         last_action=last_action if current else None,
         event=info.event,
         updated_at=info.updated_at.isoformat(),
+        clock_since=None if clock_since is None or not current else clock_since.isoformat(),
     )
 
 
@@ -402,6 +409,15 @@ class MatchSession:
         )
         self._last: dict[str, Any] | None = None if opened.last is None else opened.last.outcome
         self._last_action: dict[str, Any] | None = None if opened.last is None else action_to_json(opened.last.action)
+        self._clock_since = self._since(opened)
+
+    def _since(self, opened: OpenedMatch) -> datetime:
+        """When the clock last started counting: the last entry other than a break (one read more for each
+        break at the end, at most one per player), or the match's creation."""
+        last = opened.last
+        while self.recorded and last is not None and isinstance(last.action, TakeBreak) and last.index > 0:
+            last = self.store.stored_action(self.id, last.index - 1)[0]
+        return opened.info.created_at if last is None or isinstance(last.action, TakeBreak) else last.created_at
 
     @property
     def state(self) -> MatchState:
@@ -449,9 +465,10 @@ class MatchSession:
             result=self.match.state.result,
         )
         last, last_action = outcome.to_json(), action_to_json(entry.action)
+        since = self._clock_since if isinstance(entry.action, TakeBreak) else at
         if commit:
-            self.info, self._last, self._last_action = info, last, last_action
-        view = view_of(self.match, info, last=last, last_action=last_action, actions=info.actions)
+            self.info, self._last, self._last_action, self._clock_since = info, last, last_action, since
+        view = view_of(self.match, info, last=last, last_action=last_action, actions=info.actions, clock_since=since)
         return Played(entry.action, outcome, view)
 
     def answered(self, key: str | None) -> dict[str, Any] | None:
@@ -599,6 +616,7 @@ class MatchSession:
         )
         self._last = None if opened.last is None else opened.last.outcome
         self._last_action = None if opened.last is None else action_to_json(opened.last.action)
+        self._clock_since = self._since(opened)
 
     def computer(self, seat: int) -> Player | None:
         return self.sessions.computer(self.info, seat)
@@ -657,7 +675,14 @@ class MatchSession:
     # --- the view ------------------------------------------------------------------------------------------
 
     def view(self) -> MatchView:
-        return view_of(self.match, self.info, last=self._last, last_action=self._last_action, actions=self.info.actions)
+        return view_of(
+            self.match,
+            self.info,
+            last=self._last,
+            last_action=self._last_action,
+            actions=self.info.actions,
+            clock_since=self._clock_since,
+        )
 
 
 @dataclass(frozen=True)

@@ -922,11 +922,10 @@ def test_a_whole_match_against_the_computer_to_the_summary_and_its_replay(
 # --- the hint, the study's game state, respots and a long history ------------------------------------------------
 
 
-def two_people_at_the_break(live: LiveServer) -> int:
+def two_people_at_the_break(live: LiveServer, clock: str = "off") -> int:
     """Two people after the lag, the choice and W2's placement: W1 breaks from hand."""
-    match_id: int = live.api(
-        "POST", "/api/matches", {"players": [{"name": "Aino", "kind": "human"}, {"name": "Eero", "kind": "human"}]}
-    )["id"]
+    players = [{"name": "Aino", "kind": "human"}, {"name": "Eero", "kind": "human"}]
+    match_id: int = live.api("POST", "/api/matches", {"players": players, "clock": clock})["id"]
     lags = [
         {"ball": "W1", "speed": 1.41, "direction": 90, "place": [W / 4, L / 8]},
         {"ball": "W2", "speed": 1.30, "direction": 90, "place": [3 * W / 4, L / 8]},
@@ -1080,3 +1079,60 @@ def test_a_long_match_is_replayed_from_pages_of_its_history(live: LiveServer, br
     finally:
         page.context.close()
     assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def clock_seconds(page: Page) -> tuple[float, float]:
+    """The competition clock as the page shows it: (playing time, limit) in seconds."""
+    text = page.get_by_test_id("clock-time").inner_text()
+    minutes = [part.strip().split(":") for part in text.split("/")]
+    elapsed, limit = (int(m) * 60 + int(s) for m, s in minutes)
+    return elapsed, limit
+
+
+def clock_at_least(page: Page, seconds: int) -> None:
+    """Wait until the page's clock shows at least ``seconds`` of playing time."""
+    page.wait_for_function(
+        "s => { const e = document.querySelector('[data-testid=clock-time]');"
+        " if (!e) return false; const [m, x] = e.textContent.split('/')[0].trim().split(':');"
+        " return Number(m) * 60 + Number(x) >= s; }",
+        arg=seconds,
+        timeout=WAIT,
+    )
+
+
+def test_6_the_clock_keeps_the_turns_time_over_a_break_and_a_reload(live: LiveServer, page: Page) -> None:
+    """The competition clock (6) counts the stroke due from the moment the server states (the last entry other
+    than a break): time thought before a break is kept after Resume, the break extends the limit, and a reloaded
+    page (or a second screen) shows the same time instead of starting the turn again."""
+    match_id = two_people_at_the_break(live, clock="wall")
+    since = live.api("GET", f"/api/matches/{match_id}")["clock_since"]
+    assert since is not None
+    goto(page, live.url + f"#/match/{match_id}")
+    clock_at_least(page, 3)
+    page.get_by_test_id("take-break").click()
+    expect(page.get_by_test_id("resume")).to_be_visible()
+    during, _ = clock_seconds(page)
+    assert during >= 3
+    page.get_by_test_id("resume").click()
+    expect(page.get_by_test_id("take-break")).to_be_hidden()
+    expect(page.get_by_test_id("clock-time")).not_to_contain_text("/ 60:00")
+    view = live.api("GET", f"/api/matches/{match_id}")
+    assert view["last_action"]["kind"] == "break"
+    assert view["clock_since"] == since  # a break does not restart the turn
+    after, limit = clock_seconds(page)
+    assert after >= during
+    assert 3600 < limit <= 3600 + 300  # the break extends the limit by its length
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.get_by_test_id("clock-time")).to_be_visible()
+    reloaded, _ = clock_seconds(page)
+    assert reloaded >= after
+    # the stroke sends the whole turn's time: the server's clock goes on from there
+    page.get_by_test_id("call-text").fill("K HL")
+    frames = anim_count(page)
+    page.get_by_test_id("shoot").click()
+    wait_for_animation(page, frames)
+    expect(page.get_by_test_id("ruling-summary")).to_be_visible(timeout=WAIT)
+    played = live.api("GET", f"/api/matches/{match_id}")
+    assert played["clock"]["elapsed"] >= reloaded
+    assert played["clock_since"] != since

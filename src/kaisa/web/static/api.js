@@ -78,6 +78,15 @@ function describeDetail(detail) {
   return JSON.stringify(detail);
 }
 
+let skew = 0; // the server's clock less this device's (ms), from the last answer
+
+/** The server's clock now (ms since the epoch): this device's clock set by the server's X-Kaisa-Time header of
+ * the last answer, so times the server states (when the competition clock started) count the same on every
+ * screen whatever their own clocks say. */
+export function serverNow() {
+  return Date.now() + skew;
+}
+
 /** One JSON request; `headers` adds request headers (the club marker's token). */
 export async function request(method, path, body, headers = {}) {
   const init = { method, headers: { ...headers } };
@@ -91,6 +100,8 @@ export async function request(method, path, body, headers = {}) {
   } catch (error) {
     throw new ApiError(0, `the server cannot be reached (${error.message})`);
   }
+  const stated = Number(response.headers.get("x-kaisa-time"));
+  if (Number.isFinite(stated) && stated > 0) skew = stated - Date.now();
   const text = await response.text();
   let data = null;
   if (text) {

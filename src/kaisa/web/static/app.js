@@ -2,7 +2,7 @@
 // table. No rules live here: the server's referee decides everything; the page places, aims, calls, animates
 // and shows what the server answered.
 
-import { api } from "./api.js";
+import { api, serverNow } from "./api.js";
 import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./controls.js";
 import { applyLabels, lang, levelDescription, levelName, onLangChange, serverText, setLang, setPlayerKinds, t } from "./i18n.js";
 import * as placement from "./placement.js";
@@ -468,14 +468,13 @@ class MatchMode {
     this.data = null; // MatchView
     this.working = false;
     this.turnKey = null;
-    this.turnStart = performance.now();
     this.place = null; // the shooter's placement when in hand
     this.lag = {}; // player index -> {place, stroke}
     this.lagActive = null;
     this.w2 = null;
     this.entry = null; // the outcome in the ruling panel
     this.log = [];
-    this.breakStart = null;
+    this.breakStart = null; // the server's time when this page's break began (the clock stands while it runs)
     this.computerError = null;
     this.hint = null; // the advisor's hint for this turn: {turn, state: "thinking" | "shown" | "empty", advice, since}
   }
@@ -576,9 +575,6 @@ class MatchMode {
     this.hint = null; // a hint is for one turn
     this.lastPhase = this.syncedPhase;
     this.syncedPhase = v.phase;
-    const afterBreak = v.last_action && v.last_action.kind === "break" && this.thoughtBeforeBreak != null;
-    this.turnStart = performance.now() - (afterBreak ? this.thoughtBeforeBreak * 1000 : 0);
-    this.thoughtBeforeBreak = null;
     const g = geo();
     const balls = v.position.balls;
     if (v.phase === "lag" || v.phase === "shootout-lag") {
@@ -736,7 +732,7 @@ class MatchMode {
     const names = this.names();
     let text = "";
     if (this.breakStart !== null) {
-      text = t("clock.breakRunning", { time: fmtClock((performance.now() - this.breakStart) / 1000) });
+      text = t("clock.breakRunning", { time: fmtClock((serverNow() - this.breakStart) / 1000) });
     } else if (v.phase === "over") {
       text = t("match.overPrompt");
     } else if (this.playing) {
@@ -1208,22 +1204,27 @@ class MatchMode {
     }
   }
 
-  /** Seconds the person at the table has thought in this turn: the clock stands during a break, and the
-   * time thought before the break still counts after it (the break is an action of its own). */
+  /** Seconds the stroke due has taken: since the server says the clock last started counting (the last entry
+   * other than a break, `clock_since`), on the server's clock, so a reloaded page or a second screen counts
+   * the same turn from the same moment. A break taken in the turn is counted too and extends the limit by its
+   * length (6, as the marker's page counts it), so nothing thought before the break is lost; the clock stands
+   * while the break runs. */
   thinkingSeconds() {
-    if (this.breakStart !== null) return (this.breakStart - this.turnStart) / 1000;
-    return (performance.now() - this.turnStart) / 1000;
+    const v = this.data;
+    const since = Date.parse((v && (v.clock_since || v.updated_at)) || "");
+    if (!Number.isFinite(since)) return 0;
+    const now = this.breakStart !== null ? this.breakStart : serverNow();
+    return Math.max(0, (now - since) / 1000);
   }
 
   startBreak() {
-    this.breakStart = performance.now();
+    this.breakStart = serverNow();
     this.render();
   }
 
   async endBreak() {
-    const seconds = Math.min(300, Math.max(1, (performance.now() - this.breakStart) / 1000));
+    const seconds = Math.min(300, Math.max(1, (serverNow() - this.breakStart) / 1000));
     const ball = this.breakBall();
-    this.thoughtBeforeBreak = this.thinkingSeconds();
     this.breakStart = null;
     await this.act(() => api.takeBreak(this.id, ball, Math.round(seconds * 10) / 10));
   }
