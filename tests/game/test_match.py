@@ -1161,3 +1161,36 @@ def test_6_a_marked_shootout_lag_cites_6_not_the_opening_lag():
     assert outcome.notes == ("6: shoot-out lag won by player 2",)
     assert match.state.shootout is not None
     assert match.state.shootout.choice_open
+
+
+# --- another winning score (a competition's target points, the rule option winning_score) --------------------
+
+
+def test_3_a_match_played_to_40_ends_when_40_is_reached_and_records_the_winner_at_40():
+    config = MatchConfig(options=RuleOptions(winning_score=40))
+    match = Match(config, state=play_state(shooter=W1, scores=(30, 20), position=POT_TABLE))
+    outcome = match.push(Shot(parse_call("K MR"), POT_K_MR))
+    assert outcome.ruling is not None
+    assert outcome.ruling.game_over
+    assert phase(match) is Phase.OVER
+    assert match.state.result == Result(W1, {W1: 42, W2: 20}, {W1: 40, W2: 20}, "40 points (3)")
+
+
+def test_3_a_match_played_to_100_goes_on_past_60():
+    config = MatchConfig(options=RuleOptions(winning_score=100))
+    match = Match(config, state=play_state(shooter=W1, scores=(55, 20), position=POT_TABLE))
+    outcome = match.push(Shot(parse_call("K MR"), POT_K_MR))
+    assert outcome.ruling is not None
+    assert not outcome.ruling.game_over
+    assert phase(match) is Phase.PLAY
+    assert match.state.game.scores == {W1: 67, W2: 20}
+
+
+def test_3_a_stored_configuration_without_a_winning_score_plays_to_60():
+    stored = MatchConfig(options=RuleOptions(winning_score=40)).to_json()
+    assert stored["options"]["winning_score"] == 40
+    del stored["options"]["winning_score"]  # a match stored before the option existed
+    assert MatchConfig.from_json(stored).options.winning_score == 60
+    assert MatchConfig.from_json(MatchConfig(options=RuleOptions(winning_score=40)).to_json()).options == RuleOptions(
+        winning_score=40
+    )

@@ -794,3 +794,81 @@ def test_3_a_negative_score_is_a_valid_state():
     game = GameState.from_json({"scores": {"W1": -8, "W2": 3}, "shooter": "W2"})
     assert game.score(W1) == -8
     assert GameState.from_json(game.to_json()) == game
+
+
+# --- another target: the rule option winning_score (a competition's target points) ---------------------------
+
+TARGET_40 = RuleOptions(winning_score=40)
+
+
+def test_3_at_a_target_of_40_a_red_reaching_40_ends_the_game_and_the_ruling_says_40():
+    ruling = rule("R1 FL", "strike W1", "ball W1 R1", "pocket R1 FL", state=state(w1=37, w2=20), options=TARGET_40)
+    assert ruling.state.scores == {W1: 40, W2: 20}
+    assert_game_won(ruling)
+    over = [n for n in ruling.notes if n.clause == "3"]
+    assert [(n.fi, n.en) for n in over] == [("Peli päättyi: 40 pistettä saavutettu", "Game over: 40 points reached")]
+
+
+def test_3_at_a_target_of_40_one_point_short_the_game_goes_on_and_60_is_not_the_target():
+    short = rule("R1 FL", "strike W1", "ball W1 R1", "pocket R1 FL", state=state(w1=36), options=TARGET_40)
+    assert short.state.scores[W1] == 39
+    assert_inning_continues(short)
+    target_100 = RuleOptions(winning_score=100)
+    past_60 = rule("K ML", "strike W1", "ball W1 K", "pocket K ML", state=state(w1=55), options=target_100)
+    assert past_60.state.scores[W1] == 67
+    assert_inning_continues(past_60)
+    assert "3" not in past_60.clauses
+
+
+@pytest.mark.parametrize("before", [39, 40, 45])
+@pytest.mark.parametrize("case", WHITE_NO_NAKKI.values(), ids=WHITE_NO_NAKKI.keys())
+def test_3_at_a_target_of_40_a_white_with_no_nakki_from_39_gives_2_and_the_turn_passes(case, before):
+    call, *steps = case
+    ruling = rule(call, *steps, state=state(w1=before, w2=30), options=TARGET_40)
+    assert ruling.points == 2
+    assert_turn_passed(ruling)
+    notes = [n for n in ruling.notes if n.clause == "3"]
+    assert any(n.en.startswith("At 39 or more, a white with no nakki") for n in notes)
+    assert any(n.fi.startswith("39 pistettä tai enemmän ja valkoinen ilman nakkia") for n in notes)
+    assert_consistent(ruling)
+
+
+def test_3_at_a_target_of_40_a_white_with_no_nakki_reaching_40_from_38_does_not_end():
+    ruling = rule(*WHITE_NO_NAKKI["direct"], state=state(w1=38, w2=30), options=TARGET_40)
+    assert ruling.state.scores == {W1: 40, W2: 30}
+    assert_inning_continues(ruling)
+    assert [n.en for n in ruling.notes if n.clause == "3"] == [
+        "40 reached on a white with no nakki: the game goes on and so does the inning"
+    ]
+
+
+@pytest.mark.parametrize("before", [35, 37])
+def test_3_at_a_target_of_40_a_white_by_kyyti_plus_a_red_ends_the_game_from_35(before):
+    ruling = rule("kyyti R1 W2 FL", *kyyti_white("pocket R1 HR"), state=state(w1=before, w2=10), options=TARGET_40)
+    assert ruling.state.scores[W1] == before + 5 < 45
+    assert_game_won(ruling)
+    notes = [n for n in ruling.notes if n.clause == "3"]
+    assert any(n.en.startswith("At 35 or more, a white by kyyti") for n in notes)
+    assert any(n.fi.startswith("35 pistettä tai enemmän: valkoinen kyydillä") for n in notes)
+
+
+def test_3_at_a_target_of_40_a_white_by_kyyti_plus_a_red_below_35_does_not_end():
+    ruling = rule("kyyti R1 W2 FL", *kyyti_white("pocket R1 HR"), state=state(w1=34), options=TARGET_40)
+    assert ruling.state.scores[W1] == 39
+    assert_inning_continues(ruling)
+
+
+@pytest.mark.parametrize("value", [10, 40, 60, 200])
+def test_3_the_winning_score_option_reads_back_and_defaults_to_the_rulebooks_60(value):
+    assert RuleOptions().winning_score == 60
+    assert RuleOptions.from_json({}).winning_score == 60  # a stored match without the option plays to 60
+    options = RuleOptions(winning_score=value)
+    assert RuleOptions.from_json(options.to_json()) == options
+
+
+@pytest.mark.parametrize("value", [9, 201, 0, -40, True, 40.0, "40"])
+def test_3_a_winning_score_outside_10_to_200_or_not_whole_is_refused(value):
+    from kaisa.errors import FormatError
+
+    with pytest.raises(FormatError, match="winning_score"):
+        RuleOptions.from_json({"winning_score": value})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -122,13 +123,14 @@ def result_reason(reason: str, lang: str) -> str:
     if lang == "en":
         return reason
     fixed = {
-        "60 points (3)": "60 pistettä (3)",
         "penalty shoot-out: higher score after the innings (6)": (
             "rangaistuslyöntiratkaisu: enemmän pisteitä kymmenen lyöntivuoron jälkeen (6)"
         ),
     }
     if reason in fixed:
         return fixed[reason]
+    if (won := re.fullmatch(r"(\d+) points \(3\)", reason)) is not None:  # 60, or a competition's target
+        return f"{won[1]} pistettä (3)"
     clause, _, rest = reason.partition(": ")
     if rest.endswith(" forfeits"):
         return f"{clause}: {rest.removesuffix(' forfeits')}-pelaaja on hävinnyt ottelun kohdan {clause} mukaisesti"

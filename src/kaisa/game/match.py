@@ -31,7 +31,6 @@ from kaisa.game.state import (
     CUE_BALLS,
     SHOOTOUT_INNINGS,
     WARNING_MINUTES,
-    WINNING_SCORE,
     Action,
     Choose,
     Forfeit,
@@ -578,7 +577,8 @@ class Match:
                 next_state = replace(
                     next_state, shootout=replace(so, innings={**so.innings, shooter: so.innings[shooter] + 1})
                 )
-            return self._finish(next_state, ruling.shooter, "60 points (3)"), Outcome(
+            target = self.config.options.winning_score
+            return self._finish(next_state, ruling.shooter, f"{target} points (3)"), Outcome(
                 records, ruling, notes=tuple(notes)
             )
         if state.phase is Phase.SHOOTOUT:
@@ -639,9 +639,10 @@ class Match:
     def _finish(self, state: MatchState, winner: BallId, reason: str, *, forfeit: bool = False) -> MatchState:
         scores = dict(state.game.scores)
         recorded = dict(scores)
-        if scores[winner] >= WINNING_SCORE or forfeit:
-            recorded[winner] = WINNING_SCORE  # decision: a win by forfeit is recorded as a win at 60
-            recorded[opponent_of(winner)] = min(recorded[opponent_of(winner)], WINNING_SCORE)
+        target = self.config.options.winning_score
+        if scores[winner] >= target or forfeit:
+            recorded[winner] = target  # decision: a win by forfeit is recorded as a win at the winning score
+            recorded[opponent_of(winner)] = min(recorded[opponent_of(winner)], target)
         return replace(state, phase=Phase.OVER, result=Result(winner, scores, recorded, reason))
 
     # --- views -------------------------------------------------------------------------------------

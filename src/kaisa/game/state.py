@@ -14,7 +14,6 @@ from kaisa.referee import GameState, MarkerEntry
 from kaisa.table import Point
 
 CUE_BALLS = (BallId.W1, BallId.W2)
-WINNING_SCORE = 60
 GAME_MINUTES = 60.0
 WARNING_MINUTES = 5.0
 BREAK_MINUTES = 5.0
@@ -267,8 +266,9 @@ class ShootoutState:
 
 @dataclass(frozen=True)
 class Result:
-    """How the match ended. ``recorded`` is the scoresheet: a winner at 60 or more is written as 60 (3); a
-    shoot-out won below 60 is written as it is (6)."""
+    """How the match ended. ``recorded`` is the scoresheet: a winner at the winning score (60, or the rule
+    option's target) or more is written as the winning score (3); a shoot-out won below it is written as it is
+    (6)."""
 
     winner: BallId
     scores: Mapping[BallId, int]

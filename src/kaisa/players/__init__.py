@@ -9,6 +9,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from kaisa.players.kinds import BASELINE, COMPUTER_KINDS, HUMAN, KINDS, PlayerKind, player_kind, seat_noise
+from kaisa.referee.options import DEFAULT_OPTIONS, RuleOptions
 
 if TYPE_CHECKING:
     from kaisa.players.base import MatchStalledError, Player, decide_action, lag_stroke, play_match, push_nudged
@@ -37,11 +38,12 @@ PLAYER_KINDS = COMPUTER_KINDS
 """The computer players' kinds (kept for the command line's choices)."""
 
 
-def make_player(kind: str, name: str, seed: int, noise: float = 1.0) -> Player:
+def make_player(kind: str, name: str, seed: int, noise: float = 1.0, options: RuleOptions = DEFAULT_OPTIONS) -> Player:
     """A computer player by kind: ``baseline`` or a search level (``beginner``, ``club``, ``master``).
 
     ``noise`` scales the noise the player *believes* it plays with (the search evaluates its options under
-    it); the noise it really plays with is the match's chance step, from its seat (:func:`seat_noise`)."""
+    it); the noise it really plays with is the match's chance step, from its seat (:func:`seat_noise`).
+    ``options`` are the match's rules, which a search player rules its candidate strokes by (its target)."""
     if kind == BASELINE:
         from kaisa.players.baseline import BaselinePlayer
 
@@ -49,7 +51,7 @@ def make_player(kind: str, name: str, seed: int, noise: float = 1.0) -> Player:
     if kind in COMPUTER_KINDS:
         from kaisa.players.search import SearchPlayer
 
-        return SearchPlayer(kind, name=name, seed=seed, noise=noise)
+        return SearchPlayer(kind, name=name, seed=seed, noise=noise, options=options)
     raise ValueError(f"unknown computer player kind {kind!r}; the kinds are {', '.join(COMPUTER_KINDS)}")
 
 

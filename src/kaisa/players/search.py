@@ -43,7 +43,6 @@ from kaisa.players.baseline import BaselinePlayer
 from kaisa.players.candidates import ShotCandidate
 from kaisa.players.levels import LEVELS, Level
 from kaisa.referee import DEFAULT_OPTIONS, GameState, RuleOptions, judge, observe
-from kaisa.referee.judge import WINNING_SCORE
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement
 from kaisa.referee.points import is_middle_direct_kaisa, pot_value
 from kaisa.table import OFFICIAL, Point, TableSpec
@@ -102,7 +101,7 @@ unlucky evaluations of the right stroke (the master found the deep search's stro
 False draws independently, as the search did before (kept for the benchmark's side-by-side measurement)."""
 
 WIN_VALUE = 10.0
-"""Points a stroke's probability of winning the game is worth on top of its points (section 3 near 60)."""
+"""Points a stroke's probability of winning the game is worth on top of its points (section 3 near the target)."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +131,7 @@ class Evaluation:
     position_value: float = 0.0
     score: float = 0.0
     p_win: float = 0.0
-    """Probability that the stroke wins the game (reaches 60 by section 3)."""
+    """Probability that the stroke wins the game (reaches the winning score by section 3)."""
 
 
 # --- the process pool ---------------------------------------------------------------------------------
@@ -302,6 +301,7 @@ class SearchPlayer:
         seed: int = 0,
         noise: float = 1.0,
         parallel: bool = True,
+        options: RuleOptions = DEFAULT_OPTIONS,
     ) -> None:
         self.level = LEVELS[level] if isinstance(level, str) else level
         self.name = name or self.level.name
@@ -309,7 +309,9 @@ class SearchPlayer:
         self.noise = StrokeNoise(self.level.noise * noise)
         self.parallel = parallel
         self._lag = BaselinePlayer(self.name, seed)
-        self.options = DEFAULT_OPTIONS
+        self.options = options
+        """The match's rules: the candidate strokes are ruled by them, and a pot that reaches their
+        ``winning_score`` wins (3)."""
 
     # the opening decisions are the baseline's: the lag speed is calibrated, W2's place is checked
     def lag(self, ball: BallId, half: str, position: Position, spec: TableSpec, stroke_index: int) -> Stroke:
@@ -518,7 +520,7 @@ class SearchPlayer:
         else:
             return 0.0
         sigma = max(1e-3, REPLY_SPREAD * self.noise.direction_sigma * self.noise.scale)
-        score = state.scores[shooter]
+        score, target = state.scores[shooter], self.options.winning_score
         best = 0.0
         for cue in cues:
             for candidate in generate(position, state, spec, cue=cue, kinds=self.level.reply_kinds, limit=6):
@@ -526,7 +528,7 @@ class SearchPlayer:
                 chance = math.erf(tolerance / (sigma * math.sqrt(2.0)))
                 call = candidate.call
                 points = pot_value(call.ball, (), middle_direct=is_middle_direct_kaisa(call))
-                wins = score + points >= WINNING_SCORE and not call.ball.is_white  # a white needs a nakki (3)
+                wins = score + points >= target and not call.ball.is_white  # a white needs a nakki (3)
                 best = max(best, chance * (points + (WIN_VALUE if wins else 0.0)))
         return best
 

@@ -77,7 +77,8 @@ Tags (any order, each at most once, all optional; unknown tags are errors):
 - ``Table``: the table spec's fields that differ from the official table, as compact JSON (written only
   for a non-official table).
 - ``Result``: ``W1 60-37`` = the winner's cue ball, then the scoresheet scores of W1 and W2 in that order (a
-  winner at 60 or more written as 60, rule 3); ``*`` for a match not finished.
+  winner at the winning score or more written as it, rule 3: 60, or the Options' ``winning_score``); ``*`` for a
+  match not finished.
 - ``Termination``: how the match ended (``Result.reason``), for a finished match.
 - ``Score``: the true scores of W1 and W2 at the end of the record, ``63-37`` (``60--4`` for a negative one).
 

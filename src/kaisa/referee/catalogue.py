@@ -18,6 +18,9 @@ Decisions this catalogue carries beyond REFERENCE.md section 10:
   stroke into the frozen ball is no talonmies; only the kirjuri can enter that the opponent's setup broke (7j).
 - 6: stopping the balls is entered by the kirjuri (``Facts.stopped_balls``): -6 in the shoot-out, a touch
   (7b) elsewhere; a section 5 fault on the shoot-out's first stroke is cited 7c like any fault from hand.
+- 3: the points that win are the rule option ``winning_score`` (the rulebook's 60 by default, a competition's
+  target otherwise); the special cases keep their distance from it (55 is ``winning_score - 5``, 59 is
+  ``winning_score - 1``) and every sentence of clause 3 names the actual numbers.
 """
 
 from __future__ import annotations
@@ -336,7 +339,9 @@ _CLAUSES: tuple[Clause, ...] = (
                 "kohdepallo oli jo liikkeessä, kun se ohjattiin pussiin",
                 "the called ball was already moving when it was driven in",
             ),
-            "rattles": _w("Röpötystä ({rattles}) ei tarvitse maalata", "Jaw rattles ({rattles}) need no call"),
+            "rattles": _w(
+                "Röpötystä ({rattles}) ei tarvitse maalata", "Rattling in the jaws needs no call ({rattles})"
+            ),
             "turn_passes": _w("Lyöntivuoro vaihtuu", "The turn passes"),
             "continues": _w("Sääntöjenmukainen pussitus: lyöntivuoro jatkuu", "A legal pot: the inning continues"),
         },
@@ -390,10 +395,11 @@ _CLAUSES: tuple[Clause, ...] = (
         "3",
         "end of the game and its special cases",
         points={"winning_score": 60, "white_at_59": 2},
+        thresholds=("winning_score",),
         wordings={
             "kyyti_55": _w(
-                "55 pistettä tai enemmän: valkoinen kyydillä ja punainen tai kaisa pussiin lopettaa pelin",
-                "At 55 or more, a white by kyyti with a red or the kaisa dropping ends the game",
+                "{kyyti_at} pistettä tai enemmän: valkoinen kyydillä ja punainen tai kaisa pussiin lopettaa pelin",
+                "At {kyyti_at} or more, a white by kyyti with a red or the kaisa dropping ends the game",
             ),
             "kyyti_other": _w(
                 "Kyydillä pussitettu valkoinen: toinen pussiin mennyt kohdepallo korvaa nakin",
@@ -404,14 +410,15 @@ _CLAUSES: tuple[Clause, ...] = (
                 "A white potted off a ball cannot finish the game",
             ),
             "white_59": _w(
-                "59 pistettä tai enemmän ja valkoinen ilman nakkia: +2 pistettä, peli ei pääty ja lyöntivuoro vaihtuu",
-                "At 59 or more, a white with no nakki: +2, the game goes on and the turn passes",
+                "{white_at} pistettä tai enemmän ja valkoinen ilman nakkia: +2 pistettä, peli ei pääty ja "
+                "lyöntivuoro vaihtuu",
+                "At {white_at} or more, a white with no nakki: +2, the game goes on and the turn passes",
             ),
             "white_60": _w(
-                "60 pistettä valkoisella ilman nakkia: peli ei pääty, vaan lyöntivuoro jatkuu",
-                "60 reached on a white with no nakki: the game goes on and so does the inning",
+                "{winning} pistettä valkoisella ilman nakkia: peli ei pääty, vaan lyöntivuoro jatkuu",
+                "{winning} reached on a white with no nakki: the game goes on and so does the inning",
             ),
-            "over": _w("Peli päättyi: 60 pistettä saavutettu", "Game over: 60 points reached"),
+            "over": _w("Peli päättyi: {winning} pistettä saavutettu", "Game over: {winning} points reached"),
         },
     ),
     Clause(

@@ -22,6 +22,7 @@ from kaisa.referee.state import GameState, opponent_of
 from kaisa.table import OFFICIAL, Point, SpotId, TableSpec
 
 WINNING_SCORE = CATALOGUE["3"].points["winning_score"]
+"""The rulebook's winning score (3); a match plays to its rule option ``winning_score`` (this by default)."""
 C = CATALOGUE
 
 
@@ -295,37 +296,39 @@ class _Judgement:
             )
 
     def end_of_game(self) -> None:
-        """Section 3: who reaches 60 wins, with the special cases of a white."""
+        """Section 3: who reaches the winning score (60, or the option's target) wins, with the special cases of a
+        white at the rulebook's distances from it (55 = target - 5, 59 = target - 1)."""
         call, f = self.call, self.facts
         assert call is not None
+        target = self.options.winning_score
         before = self.state.score(self.shooter)
         after = before + sum(i.points for i in self.items)
         if not call.ball.is_white:
-            self.game_over = after >= WINNING_SCORE
+            self.game_over = after >= target
             return
         other_object = any(not p.ball.is_white and p.ball != call.ball for p in f.pots)
         has_nakki = call.konsti is None and bool(f.nakki)
         if call.konsti is Konsti.KYYTI and other_object:
-            if before >= 55:
+            if before >= target - 5:
                 self.game_over = True
-                self.notes.append(C["3"].item("kyyti_55"))
+                self.notes.append(C["3"].item("kyyti_55", kyyti_at=target - 5))
                 return
-            self.game_over = after >= WINNING_SCORE
+            self.game_over = after >= target
             if self.game_over:
                 self.notes.append(C["3"].item("kyyti_other"))
             return
-        if call.konsti in (Konsti.KARA, Konsti.KISS) and after >= WINNING_SCORE:
+        if call.konsti in (Konsti.KARA, Konsti.KISS) and after >= target:
             self.notes.append(C["3"].item("white_off_ball"))
         elif has_nakki:
-            self.game_over = after >= WINNING_SCORE
+            self.game_over = after >= target
             return
-        if before >= 59:
+        if before >= target - 1:
             self.turn_passes = True
             if self.options.white_at_59_scores_two_only:
                 self.items = self.items[:1]  # the white's own 2; no extras (option)
-            self.notes.append(C["3"].item("white_59"))
-        elif after >= WINNING_SCORE:
-            self.notes.append(C["3"].item("white_60"))
+            self.notes.append(C["3"].item("white_59", white_at=target - 1))
+        elif after >= target:
+            self.notes.append(C["3"].item("white_60", winning=target))
 
     # --- the balls afterwards ----------------------------------------------------------------------
 
@@ -386,7 +389,7 @@ class _Judgement:
             self.turn_passes = True
         position, respots, kaisa_flag = self.place_balls()
         if self.game_over:
-            self.notes.append(C["3"].item("over"))
+            self.notes.append(C["3"].item("over", winning=self.options.winning_score))
         elif self.turn_passes:
             self.notes.append(C["1.3"].item("turn_passes"))
         else:

@@ -7,6 +7,7 @@ from typing import Any
 
 from kaisa.errors import FormatError
 from kaisa.model import finite_number, shown_value
+from kaisa.referee.catalogue import CATALOGUE
 from kaisa.table import CONTACT_TOLERANCE
 
 
@@ -25,8 +26,15 @@ class RuleOptions:
     talonmies_no_points_below: float = 90.0
     """7d: from the foul threshold up to this angle it is no foul, but scores nothing and the turn passes."""
     white_at_59_scores_two_only: bool = False
-    """3: at 59 or more a white with no nakki "adds 2 points". False: 2 for the white plus any extra balls
-    (2.1 applies to every legal pot); True: exactly 2, extra balls dropping with it add nothing."""
+    """3: at 59 or more (``winning_score - 1``) a white with no nakki "adds 2 points". False: 2 for the white
+    plus any extra balls (2.1 applies to every legal pot); True: exactly 2, extra balls dropping with it add
+    nothing."""
+    winning_score: int = CATALOGUE["3"].points["winning_score"]
+    """3: the points that win the game, 10 to 200 (a competition's "target points", KAAVIO 2). The rulebook
+    plays to 60; at another target rule 3's special cases keep their distance from it: a white by kyyti with a
+    red or the kaisa ends the game from ``winning_score - 5`` points (the rulebook's 55), a white with no
+    nakki adds 2 and passes the turn from ``winning_score - 1`` (59), and the scoresheet records a winner at
+    the target or over it as the target."""
     w2_corridor_clearance: float = 2.5
     """1.2: W2's centre must stay this many ball radii from the kaisa's lines to the foot corners
     (2R + R/2: no part of W2 within half a ball of the path the kaisa sweeps)."""
@@ -52,6 +60,8 @@ class RuleOptions:
             raise ValueError("talonmies thresholds must satisfy 0 <= foul_below <= no_points_below <= 180 degrees")
         if not 0 <= self.extra_kaisa_value <= 60:
             raise ValueError("extra_kaisa_value is 0 to 60 points")
+        if not 10 <= self.winning_score <= 200:
+            raise ValueError("winning_score is 10 to 200 points")
         if not 0 <= self.frozen_gap <= 0.01:
             raise ValueError("frozen_gap is 0 to 0.01 metres (a centimetre)")
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from kaisa.players import Player
     from kaisa.records.stats import MatchStats
     from kaisa.records.storage import MatchInfo
+    from kaisa.referee import RuleOptions
     from kaisa.session import Sessions
 
 
@@ -178,8 +179,8 @@ def seated_sessions(players: Sequence[Player]) -> Sessions:
     from kaisa.session import Sessions
 
     class Seated(Sessions):
-        def computer(self, info: MatchInfo, seat: int) -> Player | None:
-            return players[seat]
+        def computer(self, info: MatchInfo, seat: int, options: RuleOptions | None = None) -> Player | None:
+            return players[seat]  # a tournament plays the rulebook's game (default options)
 
     return Seated()
 
