@@ -17,8 +17,7 @@ if TYPE_CHECKING:
     from kaisa.players import Player
     from kaisa.records.stats import MatchStats
     from kaisa.records.storage import MatchInfo
-    from kaisa.referee import RuleOptions
-    from kaisa.session import Sessions
+    from kaisa.session import RuleOptions, Sessions
 
 
 class TournamentError(KaisaError):
