@@ -59,6 +59,7 @@ from kaisa.players import (
 from kaisa.records.storage import AccessDeniedError, DuplicateMatchError, MatchInfo, PlayerInfo, StorageError, Store
 from kaisa.records.storage.store import EntryKey, OpenedMatch, StoredAction
 from kaisa.referee import GameState, LateFall, RuleOptions, Ruling, opponent_of
+from kaisa.referee.marker import FLAG_QUESTIONS, FlagQuestion
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement, w2_corridors
 from kaisa.referee.prospects import call_words
 from kaisa.referee.ruling import RulingItem, Text
@@ -1017,7 +1018,9 @@ def study_shot(
 
 __all__ = [
     "ANIMATION_RATE",
+    "FLAG_QUESTIONS",
     "Aim",
+    "FlagQuestion",
     "GameState",
     "IllegalPlacementError",
     "LateFall",

@@ -403,3 +403,121 @@ _FIELD_NAMES: dict[str, Text] = {
 def field_name(name: str) -> Text:
     """A field of the marker's entry in words (its API name only for a field this module does not know)."""
     return _FIELD_NAMES.get(name, Text(name, name))
+
+
+# --- how the page asks the yes/no facts -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FlagQuestion:
+    """A yes/no fact of :class:`MarkerFacts` as the marker's page asks it: the field, its clause, its words."""
+
+    name: str
+    clause: str
+    text: Text
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "clause": self.clause, "fi": self.text.fi, "en": self.text.en}
+
+
+FLAG_QUESTIONS: tuple[FlagQuestion, ...] = (
+    FlagQuestion(
+        "touched_by_player",
+        "7b",
+        Text(
+            "Pelaajan keho, vaate tai keppi kosketti palloa (7b)",
+            "A ball touched by a player's body, clothes or cue (7b)",
+        ),
+    ),
+    FlagQuestion(
+        "double_hit",
+        "7d",
+        Text(
+            "Kaksoiskosketus: kepin kärki osui lyöntipalloon kahdesti (7d)",
+            "Double hit: the cue tip struck the cue ball twice (7d)",
+        ),
+    ),
+    FlagQuestion(
+        "jump_over_mask",
+        "7e",
+        Text("Pussitus hyppylyönnillä maskipallon yli (7e)", "Pot by jumping over a masking ball (7e)"),
+    ),
+    FlagQuestion(
+        "mankeli",
+        "7f",
+        Text(
+            "Mankeli: maalattu pallo vieri vallia pitkin pussiin (7f)",
+            "Mankeli: the called ball ran along the cushion into the pocket (7f)",
+        ),
+    ),
+    FlagQuestion(
+        "frozen_short_of_haaki",
+        "7g",
+        Text(
+            "Maalattu pallo oli kiinni vallissa haakilinjan ulkopuolella (7g)",
+            "The called ball was frozen to a cushion short of the haaki line (7g)",
+        ),
+    ),
+    FlagQuestion(
+        "konsti_ball_frozen_to_cushion",
+        "7h",
+        Text("Pussitus vallissa kiinni olevan pallon kautta (7h)", "Pot off a ball frozen to a cushion (7h)"),
+    ),
+    FlagQuestion(
+        "swapped_by_referee",
+        "7i",
+        Text(
+            "Väärällä lyöntipallolla lyönnin jälkeen tuomari vaihtoi lyöntipallojen paikat keskenään (7i)",
+            "After the stroke with the wrong cue ball the referee swapped the cue balls' places (7i)",
+        ),
+    ),
+    FlagQuestion(
+        "swap_expired",
+        "7i",
+        Text(
+            "Lyöntipallot huomattiin vaihtuneiksi jo ennen edellistä lyöntiä: virhe on vanhentunut, pallojen "
+            "paikat vaihdetaan keskenään ja peli jatkuu (7i)",
+            "The cue balls were found swapped from before the previous stroke: the error has expired, their "
+            "places are swapped back and play goes on (7i)",
+        ),
+    ),
+    FlagQuestion(
+        "restored_by_referee",
+        "7j",
+        Text("Tuomari palautti pallot paikoilleen (7j)", "The referee put the balls back (7j)"),
+    ),
+    FlagQuestion(
+        "cannot_strike_away",
+        "8b",
+        Text(
+            "Lyöntipallo oli kiinni pallossa niin, ettei siitä voinut lyödä poispäin (8b)",
+            "The cue ball was frozen to a ball so that it could not be struck away from it (8b)",
+        ),
+    ),
+    FlagQuestion(
+        "setup_broken",
+        "8b",
+        Text(
+            "Kiinni olevien pallojen liikuttaminen rikkoi vastustajan asetuksen (8b, 7j)",
+            "Moving the frozen balls broke the opponent's setup (8b, 7j)",
+        ),
+    ),
+    FlagQuestion(
+        "konsti_pair_frozen",
+        "8c",
+        Text(
+            "Kyyti tai pallon kautta, pallot kiinni toisissaan (8c)",
+            "Kyyti or off a ball, the two balls frozen together (8c)",
+        ),
+    ),
+    FlagQuestion(
+        "stopped_balls",
+        "6",
+        Text(
+            "Pelaaja pysäytti liikkuvan pallon kädellä tai kepillä (6: rankkarissa ohilyönnin jälkeen −6)",
+            "The player stopped a moving ball by hand or cue (6: −6 after a miss in the shoot-out)",
+        ),
+    ),
+)
+"""Every yes/no fact a marker enters, in the order the page asks them (``called_as_called`` is asked with the
+call). The API publishes these (``GET /api/club/marker-facts``); the page builds its questions from them."""

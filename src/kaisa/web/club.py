@@ -45,7 +45,7 @@ from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
 from kaisa.records.storage.store import RepeatedEntryError
-from kaisa.session import MatchSession, Played, RuleOptions, RunningBreak, Text
+from kaisa.session import FLAG_QUESTIONS, MatchSession, Played, RuleOptions, RunningBreak, Text
 from kaisa.web import schemas
 from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
@@ -128,6 +128,32 @@ class NewClubMatch(schemas.Strict):
 class MarkedStrokeIn(schemas.Strict):
     call: str | None = Field(None, max_length=200, description="the call in the call notation; null for no call")
     marks: MarksBody = Field(default_factory=Marks)
+    stroke: int | None = Field(
+        None,
+        ge=1,
+        description="the stroke's number as the marker sees it (1 for the break): an entry made for another stroke "
+        "than the one due (sent late from a phone that was offline) is refused, not applied to another stroke",
+    )
+    shooter: schemas.CueBallName | None = Field(
+        None, description="whose stroke the marker entered (the cue ball of the player at the table)"
+    )
+
+
+class FlagQuestionOut(BaseModel):
+    name: str
+    """The field of the marker's entry (``marks``)."""
+    clause: str
+    fi: str
+    en: str
+
+
+class MarkerVocabulary(BaseModel):
+    """The marker's vocabulary as the page builds its form from it (kaisa.referee.marker)."""
+
+    fields: list[str]
+    """Every field of ``marks``."""
+    flags: list[FlagQuestionOut]
+    """The yes/no facts, in the order the page asks them, with their clauses and words."""
 
 
 class CorrectionIn(schemas.Strict):
@@ -335,7 +361,12 @@ class ClubService:
         call = None if body.call is None or not body.call.strip() else parse_call(body.call)
         with self._open(match_id, token) as session:
             seconds = self._seconds(session)
-            return self._played(session, key, lambda: session.mark(call, body.marks, seconds, key=key))
+
+            def mark() -> Played:
+                _due(session, body)
+                return session.mark(call, body.marks, seconds, key=key)
+
+            return self._played(session, key, mark)
 
     def lag_won(self, match_id: int, token: str | None, winner: int, key: str | None) -> ClubPlayed:
         with self._open(match_id, token) as session:
@@ -532,6 +563,15 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
         and token and creates nothing."""
         return service.create(body, key)
 
+    @router.get("/marker-facts")
+    def marker_facts() -> MarkerVocabulary:
+        """The marker's vocabulary the page builds its form from: every field of ``marks``, and the yes/no facts
+        with their clauses and their words in Finnish and English."""
+        return MarkerVocabulary(
+            fields=sorted(Marks.field_names()),
+            flags=[FlagQuestionOut(**q.to_json()) for q in FLAG_QUESTIONS],
+        )
+
     @router.get("/matches/{match_id}", responses=errors)
     def club_view(match_id: int) -> ClubView:
         """The match with its table, a break in progress and the clock's start."""
@@ -671,6 +711,33 @@ CREATION_FIELDS = {
     "winner_takes": ("voittajan lyöntipallo", "the winner's cue ball"),
 }
 """The fields of a new match that a repeated creation is compared on, as a refusal names them (fi, en)."""
+
+
+def _due(session: MatchSession, body: MarkedStrokeIn) -> None:
+    """Refuse a stroke entered for another stroke than the one due, or for the other player (an entry a phone
+    kept while offline, made against a match that has moved on since): applied, it would be ruled as a stroke
+    it is not."""
+    state = session.state
+    due = state.strokes + 1
+    if body.stroke is not None and body.stroke != due:
+        raise ClubRefusalError(
+            "stroke-not-due",
+            f"Kirjaus tehtiin lyönnille {body.stroke}, mutta vuorossa on lyönti {due}: sitä ei kirjattu. "
+            "Tarkista lyöntiluettelo ja kirjaa lyönti uudelleen.",
+            f"the entry was made for stroke {body.stroke}, but stroke {due} is due: it was not recorded. "
+            "Check the strokes entered and enter the stroke again.",
+        )
+    shooter = state.game.shooter.value
+    if body.shooter is not None and state.phase in (Phase.PLAY, Phase.SHOOTOUT) and body.shooter != shooter:
+        names = {p.get("cue_ball"): p.get("name") for p in session.view().players}
+        them, entered = names.get(shooter) or shooter, names.get(body.shooter) or body.shooter
+        raise ClubRefusalError(
+            "stroke-other-player",
+            f"Lyönti {due} on pelaajan {them} ({shooter}) lyönti, mutta se kirjattiin pelaajalle "
+            f"{entered} ({body.shooter}): sitä ei kirjattu. Tarkista lyöntiluettelo ja kirjaa lyönti uudelleen.",
+            f"stroke {due} is {them}'s ({shooter}), but it was entered as {entered}'s "
+            f"({body.shooter}): it was not recorded. Check the strokes entered and enter the stroke again.",
+        )
 
 
 def _same_creation(session: MatchSession, body: NewClubMatch, label: str | None) -> None:

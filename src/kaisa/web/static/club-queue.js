@@ -182,6 +182,10 @@ export class EntryQueue {
           this.offline = true;
           this.save();
           this.settle(item, new QueuedError(item), null);
+          // the entries behind it wait too: whoever awaits one of them is told so now (not when it is reached)
+          for (const other of this.items) {
+            if (other !== item && other.state === "pending" && this.waiters.has(other.key)) this.settle(other, new QueuedError(other), null);
+          }
           const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
           this.attempt += 1;
           this.timer = setTimeout(() => this.flush(), wait);

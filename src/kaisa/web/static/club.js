@@ -39,7 +39,11 @@ const POCKET_LAYOUT = ["FL", "FR", "ML", "MR", "HL", "HR"]; // two columns: the 
 const SNAP = 0.03; // m: a ball dragged this near a free spot is put on it
 const MAX_BREAK = 300; // s (6)
 
-const club = { table: null, geo: null, tables: null, session: 0, page: null };
+const club = { table: null, geo: null, tables: null, session: 0, page: null, vocab: { fields: [], flags: [] } };
+
+/** The fields of `marks` this page edits itself (besides the yes/no facts of the vocabulary): a correction keeps
+ * every other field of the stored entry as it was. */
+const EDITED = ["pots", "off_table", "first_contact", "nakki", "called_as_called", "moves", "cushion_pots", "place", "struck", "talonmies_angle", "hand_fault", "late_fall"];
 
 // --- messages -------------------------------------------------------------------------------------------------
 
@@ -233,14 +237,9 @@ function newEntry() {
     off: new Set(),
     place: null,
     moves: {},
-    touched: false,
-    jump: false,
     wrongBall: false,
-    restored: false,
-    mankeli: false,
-    frozenHaaki: false,
-    konstiCushion: false,
-    konstiPair: false,
+    flags: {}, // the yes/no facts of the marker's vocabulary, by field name
+    kept: {}, // fields of a stored entry this page does not edit (a correction sends them back as they were)
     cushion: new Set(),
     lateBall: "",
     lateBy: "",
@@ -266,14 +265,12 @@ function entryOf(action, ctx) {
     const was = e.start.balls[ball];
     if (!was || was[0] !== p[0] || was[1] !== p[1]) entry.moves[ball] = p;
   }
-  entry.touched = e.touched_by_player;
-  entry.jump = e.jump_over_mask;
   entry.wrongBall = e.cue_ball !== ctx.shooter;
-  entry.restored = e.restored_by_referee;
-  entry.mankeli = e.mankeli;
-  entry.frozenHaaki = e.frozen_short_of_haaki;
-  entry.konstiCushion = e.konsti_ball_frozen_to_cushion;
-  entry.konstiPair = e.konsti_pair_frozen;
+  for (const flag of club.vocab.flags) entry.flags[flag.name] = Boolean(e[flag.name]);
+  const flagNames = new Set(club.vocab.flags.map((f) => f.name));
+  for (const name of club.vocab.fields) {
+    if (name in e && !EDITED.includes(name) && !flagNames.has(name)) entry.kept[name] = e[name];
+  }
   entry.cushion = new Set(e.cushion_pots);
   entry.lateBall = e.late_fall ? e.late_fall.ball : "";
   entry.lateBy = e.late_fall && e.late_fall.caused_by ? e.late_fall.caused_by : "";
@@ -334,9 +331,14 @@ class MatchPage {
     this.own = []; // views this page was answered in the last seconds: {json, at}
     this.skew = 0; // this device's clock minus the server's (ms), from the Date header
     this.confirmUndo = false;
+    this.offShooter = null; // whose stroke the marker said the next one is, while strokes wait on this phone
     this.queue = token
       ? new EntryQueue(id, token, {
-          onChange: () => this.alive() && this.renderQueue(),
+          onChange: () => {
+            if (!this.alive()) return;
+            this.renderQueue();
+            this.renderEntry();
+          },
           onLate: (item, answer) => this.late(item, answer),
           onRefused: (item, error) => this.alive() && showMessage(`${item.label}: ${error.said(lang())}`, "error"),
         })
@@ -369,6 +371,7 @@ class MatchPage {
     if (!this.alive()) return;
     this.lastFromActions();
     this.render();
+    this.showEntry();
     this.stream = watch(`/api/club/matches/${this.id}/stream`, (v) => this.onStream(v), (state) => this.onLink(state));
   }
 
@@ -552,8 +555,21 @@ class MatchPage {
     if (this.editing) return this.editing.ctx;
     const v = this.view;
     const balls = { ...v.position.balls };
+    const waiting = this.waitingStrokes().length;
+    if (waiting) {
+      // strokes entered on this phone wait to be sent: this one comes after them, and as the turn may have passed
+      // the marker says whose it is (the server refuses it if it is not that player's stroke, or not this stroke)
+      return { shooter: this.offShooter || v.shooter, fromHand: false, opening: false, balls, n: v.strokes + 1 + waiting, unsure: !this.offShooter };
+    }
     if (v.from_hand) delete balls[v.shooter];
     return { shooter: v.shooter, fromHand: v.from_hand, opening: v.opening, balls, n: v.strokes + 1 };
+  }
+
+  /** The strokes entered on this phone and not yet recorded by the server (waiting or being sent). */
+  waitingStrokes() {
+    if (!this.queue) return [];
+    // an entry sent a moment ago and still awaited in the foreground is not waiting (a good connection: no flicker)
+    return this.queue.items.filter((i) => i.kind === "stroke" && (i.state === "pending" || i.state === "sending") && !this.queue.waiters.has(i.key));
   }
 
   struck() {
@@ -597,21 +613,16 @@ class MatchPage {
     const moves = {};
     for (const [ball, p] of Object.entries(e.moves)) if (!gone.has(ball) && start[ball]) moves[ball] = p;
     const marks = {
+      ...e.kept,
       pots: e.pots.map((p) => [p[0], p[1]]),
       off_table: [...e.off],
       first_contact: e.first,
       nakki: [...e.nakki],
       called_as_called: e.legal,
       moves,
-      mankeli: e.mankeli,
-      frozen_short_of_haaki: e.frozenHaaki,
-      konsti_ball_frozen_to_cushion: e.konstiCushion,
-      konsti_pair_frozen: e.konstiPair,
       cushion_pots: [...e.cushion],
-      touched_by_player: e.touched,
-      jump_over_mask: e.jump,
-      restored_by_referee: e.restored,
     };
+    for (const flag of club.vocab.flags) marks[flag.name] = Boolean(e.flags[flag.name]);
     if (c.fromHand) marks.place = e.place;
     if (e.wrongBall) marks.struck = otherWhite(c.shooter);
     if (e.talonmies !== "") marks.talonmies_angle = Number(e.talonmies);
@@ -640,6 +651,16 @@ class MatchPage {
     fill("nakki-balls", "nakki", (b) => this.toggle("nakki", b));
     fill("off-balls", "off", (b) => this.toggleOff(b));
     fill("cushion-balls", "cushion", (b) => this.toggle("cushion", b));
+    $("flags").replaceChildren(
+      ...club.vocab.flags.map((f) =>
+        el(
+          "label",
+          { class: "check" },
+          el("input", { type: "checkbox", "data-testid": f.name.replaceAll("_", "-"), dataset: { flag: f.name } }),
+          el("span", {}, f[lang()] || f.en),
+        ),
+      ),
+    );
     const late = $("late-ball");
     late.replaceChildren(el("option", { value: "" }, t("club.late.none")), ...BALL_IDS.map((b) => el("option", { value: b }, b)));
     const by = $("late-by");
@@ -860,14 +881,17 @@ class MatchPage {
     this.busy = true;
     $("sending").hidden = false;
     this.renderButtons();
+    let queued = false;
     try {
       await work();
     } catch (error) {
       if (error instanceof QueuedError) {
+        queued = true;
         // kept on this phone and sent when the connection returns: the form is free for the next stroke
         showMessage(t("club.queue.offline"), "info");
         this.editing = null;
         this.entry = newEntry();
+        this.offShooter = null; // the next stroke's player is asked again
       } else {
         showError(error);
       }
@@ -875,6 +899,8 @@ class MatchPage {
       this.busy = false;
       $("sending").hidden = true;
       if (this.alive()) this.render();
+      // kept on this phone: the next stroke's question (whose is it?) at the top, the count by the confirm button
+      if (queued && this.alive()) this.showEntry(true);
     }
   }
 
@@ -900,6 +926,21 @@ class MatchPage {
     box.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
+  /** On opening the page: the stroke due in view, the call at the top below the top bar, the confirm button
+   * stuck to the bottom edge (on a phone the board and the last ruling come first and push it below the fold). */
+  showEntry(always = false) {
+    const form = $("entry");
+    if (!form || form.hidden) return;
+    const bar = document.querySelector(".topbar");
+    // below the top bar and a message shown (both stay on screen)
+    const message = $("message");
+    const covered = (bar ? bar.getBoundingClientRect().bottom : 0) + (message.hidden ? 0 : message.offsetHeight + 8);
+    const top = form.getBoundingClientRect().top;
+    if (!always && top >= covered && top < window.innerHeight * 0.4) return;
+    form.style.scrollMarginTop = `${covered + 8}px`;
+    form.scrollIntoView({ block: "start", behavior: "instant" });
+  }
+
   submit() {
     if (!this.view) return;
     if (this.breakRun) {
@@ -921,9 +962,16 @@ class MatchPage {
         showMessage(t("club.corrected", { n }), "info");
       });
     }
-    const n = this.view.strokes + 1;
+    const c = this.ctx();
+    if (c.unsure) {
+      showMessage(t("club.queue.whoFirst", { n: c.n }), "info");
+      $("queue-hold").scrollIntoView({ block: "nearest" });
+      return;
+    }
+    const n = c.n;
     return this.run(async () => {
-      const answer = await this.send("stroke", "/strokes", { call, marks }, t("club.undo.stroke", { n }));
+      // the stroke's number and player as the marker saw them: sent late, it is refused if the match has moved on
+      const answer = await this.send("stroke", "/strokes", { call, marks, stroke: n, shooter: c.shooter }, t("club.undo.stroke", { n }));
       await this.loadActions();
       clearMessage();
       this.played(answer);
@@ -1087,6 +1135,11 @@ class MatchPage {
     if (!this.queue.items.length) this.queueShown = false;
     const items = this.queueShown ? this.queue.items : [];
     panel.hidden = items.length === 0;
+    if (!this.waitingStrokes().length) this.offShooter = null;
+    // how many entries wait, where the marker's thumb is (the confirm bar stays on screen)
+    const open = this.queue.items.filter((i) => i.state === "pending" || i.state === "sending").length;
+    $("queue-badge").hidden = open === 0;
+    $("queue-badge").textContent = t("club.queue.badge", { n: open });
     $("queue-offline").hidden = !this.queue.offline;
     $("queue-list").replaceChildren(
       ...items.map((item) =>
@@ -1183,7 +1236,7 @@ class MatchPage {
 
   renderButtons() {
     const busy = this.busy;
-    $("enter-stroke").disabled = busy || Boolean(this.breakRun);
+    $("enter-stroke").disabled = busy || Boolean(this.breakRun) || Boolean(this.view && !this.editing && this.ctx().unsure);
     $("undo-last").disabled = busy || !this.canEnter || !this.view || this.view.actions <= 2;
     $("place-confirm").disabled = busy;
     for (const i of [0, 1]) $(`lag-${i}`).disabled = busy;
@@ -1196,7 +1249,8 @@ class MatchPage {
     const c = this.ctx();
     const v = this.view;
     const name = nameOf(v, c.shooter);
-    $("entry-title").textContent = t("club.entry.title", { n: c.n, name, ball: c.shooter });
+    $("entry-title").textContent = c.unsure ? t("club.entry.titleWho", { n: c.n }) : t("club.entry.title", { n: c.n, name, ball: c.shooter });
+    this.renderHold(c);
     $("entry-opening").hidden = !c.opening;
     const banner = $("edit-banner");
     banner.hidden = !this.editing;
@@ -1282,8 +1336,8 @@ class MatchPage {
       el("button", { type: "button", class: "pick", "data-testid": "cue-off", "aria-pressed": String(e.off.has(cue)), onclick: () => this.cueTo("off") }, t("club.cue.off")),
     );
     // rare events
-    const checks = { touched: "touched", jump: "jump", "wrong-ball": "wrongBall", restored: "restored", mankeli: "mankeli", "frozen-haaki": "frozenHaaki", "konsti-cushion": "konstiCushion", "konsti-pair": "konstiPair" };
-    for (const [id, field] of Object.entries(checks)) $(id).checked = e[field];
+    $("wrong-ball").checked = e.wrongBall;
+    for (const box of $("flags").querySelectorAll("input[data-flag]")) box.checked = Boolean(e.flags[box.dataset.flag]);
     $("wrong-ball-label").textContent = t("club.wrongBall", { ball: otherWhite(c.shooter) });
     $("late-ball").value = e.lateBall;
     const by = $("late-by");
@@ -1320,6 +1374,36 @@ class MatchPage {
     // buttons
     $("enter-stroke").textContent = this.editing ? `${t("club.save")} ⏎` : `${t("club.enter")} ⏎`;
     this.renderButtons();
+  }
+
+  /** While strokes wait on this phone: which they are, and whose the stroke entered now is (the marker says). */
+  renderHold(c) {
+    const waiting = this.editing ? [] : this.waitingStrokes();
+    const hold = $("queue-hold");
+    hold.hidden = waiting.length === 0;
+    if (!waiting.length) return;
+    $("queue-hold-text").textContent = t("club.queue.whose", { list: waiting.map((i) => i.label).join(", "), n: c.n });
+    $("queue-hold-who").replaceChildren(
+      ...this.view.players
+        .filter((p) => p.cue_ball)
+        .map((p) =>
+          el(
+            "button",
+            {
+              type: "button",
+              class: "small",
+              "data-testid": `queue-who-${p.cue_ball}`,
+              "aria-pressed": String(this.offShooter === p.cue_ball),
+              onclick: () => {
+                this.offShooter = p.cue_ball;
+                this.renderEntry();
+              },
+            },
+            `${p.name} (${p.cue_ball})`,
+          ),
+        ),
+      el("span", { class: "hint" }, t("club.queue.hand")),
+    );
   }
 
   armForfeit(ball) {
@@ -1630,14 +1714,17 @@ function wire() {
   $("undo-last").addEventListener("click", () => page() && page().askUndo());
   $("break-resume").addEventListener("click", () => page() && page().resumeBreak());
   $("forfeit-confirm").addEventListener("click", () => page() && page().entry.forfeit && page().forfeit(page().entry.forfeit));
-  const checks = { touched: "touched", jump: "jump", "wrong-ball": "wrongBall", restored: "restored", mankeli: "mankeli", "frozen-haaki": "frozenHaaki", "konsti-cushion": "konstiCushion", "konsti-pair": "konstiPair" };
-  for (const [id, field] of Object.entries(checks)) {
-    $(id).addEventListener("change", (event) => {
-      if (!page()) return;
-      page().entry[field] = event.target.checked;
-      page().renderEntry();
-    });
-  }
+  $("wrong-ball").addEventListener("change", (event) => {
+    if (!page()) return;
+    page().entry.wrongBall = event.target.checked;
+    page().renderEntry();
+  });
+  $("flags").addEventListener("change", (event) => {
+    const flag = event.target.dataset && event.target.dataset.flag;
+    if (!page() || !flag) return;
+    page().entry.flags[flag] = event.target.checked;
+    page().renderEntry();
+  });
   $("late-ball").addEventListener("change", (event) => {
     if (!page()) return;
     page().entry.lateBall = event.target.value;
@@ -1716,6 +1803,9 @@ function createTables() {
 
 async function main() {
   applyLabels(document);
+  // a message sticks below the top bar, which is two rows high on a phone
+  const bar = document.querySelector(".topbar");
+  new ResizeObserver(() => document.documentElement.style.setProperty("--club-bar", `${bar.offsetHeight}px`)).observe(bar);
   window.kaisaClub = {
     // for tests and the console: where a table point (metres) is in the window, on one of the small tables
     toClient(name, p) {
@@ -1725,7 +1815,8 @@ async function main() {
   };
   wire();
   try {
-    club.table = await api.table();
+    const vocab = fetch("/api/club/marker-facts").then((r) => (r.ok ? r.json() : Promise.reject(new ClubError(r.status, null))));
+    [club.table, club.vocab] = await Promise.all([api.table(), vocab]);
   } catch (error) {
     showError(error);
     return;
