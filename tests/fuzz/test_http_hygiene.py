@@ -119,6 +119,25 @@ def test_lax_coercion_is_refused(client: TestClient) -> None:
     assert answer.status_code == 422, answer.text
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/matches", {"players": PLAYERS, "seed": True}, "seed"),
+        ("/api/matches", {"players": PLAYERS, "seed": 1.0}, "seed"),
+        ("/api/matches", {"players": PLAYERS, "seed": "3"}, "seed"),
+        ("/api/study/advise", {"position": {"balls": {"W1": [0.5, 0.5], "K": [0.71, 1.42]}}, "limit": True}, "limit"),
+        ("/api/kaavio/competitions", {"name": "Kerhoilta", "target": True}, "target"),
+    ],
+)
+def test_a_number_is_a_json_number_never_true_or_text(
+    client: TestClient, path: str, body: dict[str, object], field: str
+) -> None:
+    """Pydantic's lax mode took ``true`` as 1 and ``1.0`` as a whole number (``"seed": true`` made a match)."""
+    answer = client.post(path, json=body)
+    error_shape(answer, 422, "invalid-request")
+    assert any(e["loc"][-1] == field for e in answer.json()["errors"]), answer.text
+
+
 def test_nul_in_a_name_is_refused_everywhere(client: TestClient) -> None:
     players = [{"name": "Ai\x00no", "kind": "human"}, PLAYERS[1]]
     error_shape(client.post("/api/matches", json={"players": players}), 422)

@@ -11,17 +11,29 @@ import ast
 import dataclasses
 import inspect
 import itertools
+import json
 import textwrap
+import types
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, create_model
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    WithJsonSchema,
+    create_model,
+    field_validator,
+)
 
 from kaisa import session
-from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED
+from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED, shown_value
 from kaisa.players.kinds import KINDS
 
-Coordinate = Annotated[float, Field(ge=-10.0, le=10.0, allow_inf_nan=False)]
+Coordinate = Annotated[float, Field(strict=True, ge=-10.0, le=10.0, allow_inf_nan=False)]
+"""A coordinate in metres: a JSON number (``false`` or ``"0.5"`` is refused)."""
 PointIn = tuple[Coordinate, Coordinate]
 BallName = Literal["W1", "W2", "R1", "R2", "K"]
 CueBallName = Literal["W1", "W2"]
@@ -49,8 +61,35 @@ SearchLevel = Annotated[
 Language = Literal["fi", "en"]
 
 
+def _number_kinds(annotation: Any) -> set[type]:
+    """The number types a field takes (int, float), looking through Optional, unions and Annotated."""
+    if annotation in (int, float):
+        return {annotation}
+    if typing.get_origin(annotation) is Annotated:
+        return _number_kinds(typing.get_args(annotation)[0])
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return set().union(*(_number_kinds(a) for a in typing.get_args(annotation)))
+    return set()
+
+
 class Strict(BaseModel):
+    """A request body: unknown fields are refused, and a number must be a JSON number. Pydantic's lax mode
+    would take ``true`` as 1, ``1.0`` as a whole number and ``"1"`` as a number."""
+
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _numbers_are_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        kinds = _number_kinds(cls.model_fields[info.field_name].annotation) if info.field_name else set()
+        if value is None or not kinds:
+            return value
+        shown = json.dumps(value) if isinstance(value, bool) else shown_value(value)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"a number, not {shown}")
+        if kinds == {int} and not isinstance(value, int):
+            raise ValueError(f"a whole number, not {shown}")
+        return value
 
 
 class StrokeIn(Strict):
