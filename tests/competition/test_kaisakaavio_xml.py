@@ -105,3 +105,58 @@ def test_11_replay_reports_where_a_bracket_differs() -> None:
     assert not r.ok
     assert "not in the recorded bracket" in r.en or "lacks" in r.en
     assert r.fi
+
+
+def test_a_played_game_whose_score_is_not_a_result_is_refused_naming_the_game() -> None:
+    """An unreadable or undecided score on a played game would leave a file nothing can show or continue."""
+    good = kaisakaavio_file()
+    first = good.index('Pisteet2="', good.index("<Peli "))
+    end = good.index('"', first + len('Pisteet2="'))
+    for score, fi, en in (
+        ("xx", "pelatun pelin 1 tulos", "played game 1's score"),
+        ("", "ei ratkaise peliä", "does not decide the game"),
+    ):
+        bad = good[: first + len('Pisteet2="')] + score + good[end:]
+        bad = bad.replace('Pisteet1="60"', 'Pisteet1="21"', 1) if score == "" else bad
+        with pytest.raises(CompetitionError) as e:
+            from_xml(bad)
+        assert e.value.code == "bad_kaisakaavio_file"
+        assert fi in e.value.fi
+        assert en in e.value.en
+
+
+def test_import_errors_are_in_one_language_each() -> None:
+    good = kaisakaavio_file()
+    truncated = good[: good.index("<Pelit>") + 40]
+    cases = [
+        ("<x/>", "päätason elementti on <x>, kun sen pitää olla <Kilpailu>", "its top element is <x>"),
+        (truncated, "rivillä", "the file ends early at line"),
+        ("<Kilpailu><KaavioTyyppi>Outo</KaavioTyyppi></Kilpailu>", "kaaviotyyppiä Outo ei tunneta", "type Outo is"),
+    ]
+    for text, fi, en in cases:
+        with pytest.raises(CompetitionError) as e:
+            from_xml(text)
+        assert fi in e.value.fi
+        assert en in e.value.en
+        for english in ("line", "column", "root", "element is"):
+            assert english not in e.value.fi
+        for finnish in ("rivi", "juuri", "jäsenny", "ei Kilpailu"):
+            assert finnish not in e.value.en
+
+
+def test_a_real_files_fees_and_start_time_zone_survive_a_round_trip() -> None:
+    """KaisaKaavio writes each player's fee attributes and AlkamisAika with its offset: written back as read."""
+    text = kaisakaavio_file().replace('KabikeMaksu=""', 'KabikeMaksu="5"', 1)
+    back = to_xml(from_xml(text))
+    assert "<AlkamisAika>2024-04-10T00:00:00+03:00</AlkamisAika>" in back
+    assert back.count('KabikeMaksu="') == 19
+    assert 'Nimi="Pelaaja 1" Seura="" Sijoitettu="" KabikeMaksu="5" LisenssiMaksu="" OsMaksu="" ' in back
+    assert 'SeuranJasenMaksu="" Veloitettu="" Id="1"' in back
+    assert from_xml(back).to_json() == from_xml(text).to_json()
+    assert to_xml(from_xml(back)) == back
+    # a date changed in the project: the new date at midnight, not the old offset's day
+    k = from_xml(text)
+    from dataclasses import replace
+
+    k.settings = replace(k.settings, date="2024-04-11")
+    assert "<AlkamisAika>2024-04-11T00:00:00</AlkamisAika>" in to_xml(k)

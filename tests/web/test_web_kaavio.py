@@ -590,3 +590,102 @@ def test_a_player_registered_by_mistake_is_withdrawn_before_the_draw_and_not_aft
     assert (after.status_code, after.json()["code"]) == (409, "already-drawn")
     assert "kirjaa hänen pelinsä hävityiksi" in after.json()["fi"]
     assert night.post("/players/withdraw", {"name": NAMES[1]}, token=None).status_code == 403
+
+
+def test_a_score_that_decides_nothing_is_kept_as_interim_and_the_director_is_told(client: TestClient) -> None:
+    """KAAVIO 7: any points make a game running; a score below the target without v or h is not a saved result,
+    and the answer says so in both languages (the page shows it instead of 'saved')."""
+    night = Night(client)
+    night.register(NAMES[:8])
+    night.ok("/draw", {"seed": 5})
+    answer = night.ok("/games/1/result", {"points1": "38", "points2": "39"})["answer"]
+    assert answer["added"] == []
+    assert answer["interim"]["fi"].startswith("Peli 1 jatkuu: kumpikaan ei ole saavuttanut tavoitetta (60 pistettä)")
+    assert "38–39" in answer["interim"]["fi"]
+    assert answer["interim"]["en"].startswith("Game 1 goes on: neither player has reached the target (60 points)")
+    assert night.game(1)["state"] == "running"
+    final = night.ok("/games/1/result", {"points1": "60", "points2": "39"})["answer"]
+    assert final["interim"] is None
+    assert night.game(1)["state"] == "played"
+
+
+def kaisakaavio_finished(client: TestClient, name: str, date: str) -> bytes:
+    """A finished 5-player competition exported as a KaisaKaavio file (then deleted from nothing: a new club)."""
+    night = Night(client, name=name, date=date)
+    night.register(NAMES[:5])
+    night.ok("/draw", {"seed": 3})
+    finish(night, 3)
+    return client.get(f"{API}/{night.id}/kaisakaavio.xml").content
+
+
+def test_a_kaisakaavio_file_is_imported_into_the_club_and_joins_the_ranking(tmp_path: Path) -> None:
+    with TestClient(create_app(open_store(f"sqlite:///{tmp_path / 'old.sqlite3'}"), close_store=True)) as old:
+        data = kaisakaavio_finished(old, "Viikkokisa 5.11.", "2026-11-05")
+    with TestClient(create_app(open_store(f"sqlite:///{tmp_path / 'new.sqlite3'}"), close_store=True)) as client:
+        assert client.get("/api/kaavio/ranking").json()["rows"] == []
+        made = client.post(f"{API}/import", content=data, headers={"Content-Type": "application/xml"})
+        assert made.status_code == 201, made.text
+        cid, token = made.json()["id"], made.json()["token"]
+        assert made.json()["director_url"] == f"/kaavio#/director/{cid}/{token}"
+        view = client.get(f"{API}/{cid}/director", headers={"X-Kaisa-Token": token}).json()
+        assert (view["settings"]["name"], view["finished"]) == ("Viikkokisa 5.11.", True)
+        ranking = client.get("/api/kaavio/ranking", params={"since": "2026-11-01"}).json()
+        assert [c["id"] for c in ranking["competitions"]] == [cid]
+        assert {r["name"] for r in ranking["rows"]} == set(NAMES[:5])
+        # the same file again would count twice in the series: refused, naming the competition
+        again = client.post(f"{API}/import", content=data, headers={"Content-Type": "application/xml"})
+        assert (again.status_code, again.json()["code"]) == (409, "already-imported")
+        assert f"kilpailu {cid}" in again.json()["fi"]
+        bad = client.post(f"{API}/import", content=b"<Kilpailu><Pelit>", headers={"Content-Type": "application/xml"})
+        assert (bad.status_code, bad.json()["code"]) == (422, "bad-kaisakaavio-file")
+        assert "rivillä 1" in bad.json()["fi"]
+        assert "line 1" in bad.json()["en"]
+        big = client.post(f"{API}/import", content=b" " * 2_000_001, headers={"Content-Type": "application/xml"})
+        assert (big.status_code, big.json()["code"]) == (413, "file-too-large")
+        assert [c["id"] for c in client.get(API).json()] == [cid]
+
+
+def test_a_hand_paired_games_reason_is_in_the_view_in_the_directors_words(client: TestClient) -> None:
+    night = Night(client)
+    night.register(NAMES[:6])
+    night.ok("/draw", {"seed": 1})
+    for _ in range(4):
+        night.ok(f"/games/{night.ready()[0]['number']}/result", {"points1": "60", "points2": "1"})
+    view = night.view()
+    busy = {x for g in view["games"] if g["state"] != "played" for x in (g["player1"], g["player2"])}
+    free = [p["number"] for p in view["players"] if not p["out"] and p["number"] not in busy]
+    assert len(free) >= 2
+    made = night.ok("/pair", {"players": free[:2], "reason": "Pelaaja lähtee  junalle"})
+    assert night.game(made["answer"]["game"])["hand_reason"] == "Pelaaja lähtee junalle"
+    assert [g["hand_reason"] for g in night.view()["games"] if g["number"] != made["answer"]["game"]] == [None] * (
+        len(night.view()["games"]) - 1
+    )
+
+
+def test_a_game_starts_only_on_the_competitions_tables_and_an_unknown_competition_is_one_sentence(
+    client: TestClient,
+) -> None:
+    night = Night(client)
+    night.register(NAMES[:4])
+    night.ok("/draw", {"seed": 2})
+    refused = night.post("/games/1/start", {"table": "9", "marker": False})
+    assert (refused.status_code, refused.json()["code"]) == (422, "unknown-table")
+    assert refused.json()["fi"] == "Pöytää 9 ei ole tämän kilpailun pöydissä; pöydät ovat 1, 2, 3."
+    assert refused.json()["en"] == "Table 9 is not one of this competition's tables; the tables are 1, 2, 3."
+    assert night.game(1)["state"] == "ready"
+    missing = client.get(f"{API}/999").json()
+    assert (missing["fi"], missing["en"]) == ("Kilpailua 999 ei löydy.", "There is no competition 999.")
+
+
+def test_the_same_name_twice_needs_clubs_that_tell_them_apart(client: TestClient) -> None:
+    night = Night(client)
+    night.ok("/players", {"name": "Virtanen Matti", "club": "KS"})
+    for club in ("", "ks"):
+        refused = night.post("/players", {"name": "virtanen  matti", "club": club})
+        assert (refused.status_code, refused.json()["code"]) == (422, "duplicate-player"), club
+        assert refused.json()["fi"].startswith("Virtanen Matti (KS) on jo ilmoittautunut.")
+    night.ok("/players", {"name": "Virtanen Matti", "club": "PVK"})
+    assert [(p["name"], p["club"]) for p in night.view()["players"]] == [
+        ("Virtanen Matti", "KS"),
+        ("Virtanen Matti", "PVK"),
+    ]

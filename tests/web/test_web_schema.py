@@ -201,6 +201,7 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "GET /api/club/events/{event}/results",
         "GET /api/kaavio/competitions",
         "POST /api/kaavio/competitions",
+        "POST /api/kaavio/competitions/import",
         "GET /api/kaavio/choices",
         "GET /api/kaavio/ranking",
         "GET /api/kaavio/competitions/{cid}",

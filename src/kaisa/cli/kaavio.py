@@ -5,9 +5,10 @@ kaisa kaavio add kisa.json "Virtanen Matti" --club PVK
 kaisa kaavio draw kisa.json --seed 7
 kaisa kaavio start kisa.json 3 --table 2
 kaisa kaavio result kisa.json 3 60 41
-kaisa kaavio show kisa.json
+kaisa kaavio show kisa.json [--lang fi]
 kaisa kaavio placings kisa.json
 kaisa kaavio export kisa.json kisa.xml   /   kaisa kaavio import kisa.xml kisa.json
+kaisa kaavio import kilpailu.xml --db kaisa.sqlite3   # into the club's database: it joins the ranking series
 kaisa kaavio pdf kisa.json tulokset.pdf [--what sheets --blanks 4] [--lang en]
 kaisa kaavio csv kisa.json tulokset.csv [--what placings] [--lang en]
 kaisa kaavio replay kilpailu.xml --tables 4      # a KaisaKaavio file's results through this search
@@ -25,7 +26,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from kaisa.cli.common import console, fail, read_json, read_text
+from kaisa.cli.common import MAX_INPUT_BYTES, console, fail, read_json
 
 if TYPE_CHECKING:
     from kaisa.competition import Kaavio
@@ -64,13 +65,16 @@ def _save(path: Path, k: Kaavio) -> None:
     os.replace(tmp, path)
 
 
-def _guard(fn: Callable[[], T]) -> T:
+def _guard(fn: Callable[[], T], lang: str = "en") -> T:
     from kaisa.competition import CompetitionError
 
     try:
         return fn()
     except CompetitionError as exc:
-        fail(f"{exc.en} [{exc.code}]")
+        fail(f"{exc.fi if lang == 'fi' else exc.en} [{exc.code}]")
+
+
+LangOpt = Annotated[str, typer.Option("--lang", help="Language of what is printed: fi or en.")]
 
 
 @app.command("new")
@@ -152,17 +156,30 @@ def result(
     points1: str,
     points2: str,
     innings: Annotated[int, typer.Option("--innings", min=0, max=10_000)] = 0,
+    lang: LangOpt = "en",
 ) -> None:
-    """Record (or correct) a game's result; the search runs and its new games are listed."""
+    """Record (or correct) a game's result; the search runs and its new games are listed. A score that decides
+    nothing (neither at the target, no v or h) is kept as an interim score, and said so."""
+    from kaisa.competition.kaavio import interim_text
+
+    lang = _doc_lang(lang)
     k = _load(path)
-    added = _guard(lambda: k.record(game, points1, points2, innings=innings))
+    added = _guard(lambda: k.record(game, points1, points2, innings=innings), lang)
     _save(path, k)
+    interim = interim_text(k, game)
+    if interim is not None:
+        _say(interim.fi if lang == "fi" else interim.en)
+        return
+    fi = lang == "fi"
+    _say(f"Pelin {game} tulos on kirjattu." if fi else f"Game {game}'s result is recorded.")
     for g in added:
-        other = k.player(g.player2).name if g.player2 is not None else "w.o."
-        _say(f"new game {g.number}: {k.player(g.player1).name} - {other} (round {g.round})")
+        other = _who(k, g.player2) if g.player2 is not None else "w.o."
+        new = f"uusi peli {g.number}" if fi else f"new game {g.number}"
+        _say(f"{new}: {_who(k, g.player1)} – {other} ({'kierros' if fi else 'round'} {g.round})")
     winner = k.winner()
     if winner is not None:
-        _say(f"the competition is over; winner {k.player(winner).name}")
+        name = _who(k, winner)
+        _say(f"Kilpailu on päättynyt; voittaja {name}." if fi else f"The competition is over; winner {name}.")
 
 
 @app.command("pair")
@@ -174,23 +191,112 @@ def pair(path: FileArg, a: int, b: int, reason: Annotated[str, typer.Option("--r
     _say(f"game {g.number} made by hand")
 
 
-def _show(k: Kaavio) -> None:
-    t = Table(title=Text(f"{k.settings.name} ({k.settings.kind.label('en')})"))
-    for c in ("#", "round", "player 1", "", "", "player 2", "state", "table"):
-        t.add_column(c)
-    for g in k.games:
-        n2 = k.player(g.player2).name if g.player2 is not None else "w.o."
-        _row(t, g.number, g.round, k.player(g.player1).name, g.points1, g.points2, n2, g.state.value, g.table)
-    console.print(t)
-    out = [p.name for p in k.players if not k.still_in(p.number)]
-    if out:
-        _say("out: " + ", ".join(out))
+_SHOW_COLUMNS = {
+    "fi": (
+        ("peli", "kierros", "pelaaja 1", "tulos", "pelaaja 2", "tila", "pöytä"),
+        ("nro", "pelaaja", "seura", "voitot–tappiot", "tilanne"),
+    ),
+    "en": (
+        ("game", "round", "player 1", "result", "player 2", "state", "table"),
+        ("no.", "player", "club", "won–lost", "status"),
+    ),
+}
+_SHOW_WORDS = {
+    "fi": {
+        "registered": "Ilmoittautuneet",
+        "out": "Pudonneet",
+        "waiting": "Odottavat vastustajaa",
+        "in": "mukana",
+        "is_out": "pudonnut",
+        "waits": "odottaa vastustajaa",
+        "playing": "pelaa",
+        "winner": "voittaja",
+        "by_hand": "haettu käsin",
+        "none": "ei ketään",
+    },
+    "en": {
+        "registered": "Registered",
+        "out": "Out",
+        "waiting": "Waiting for an opponent",
+        "in": "in",
+        "is_out": "out",
+        "waits": "waiting for an opponent",
+        "playing": "playing",
+        "winner": "winner",
+        "by_hand": "paired by hand",
+        "none": "nobody",
+    },
+}
+
+
+def _who(k: Kaavio, number: int) -> str:
+    """A player as the terminal names him: draw number and name, with the club where another has the same name."""
+    p = k.player(number)
+    same = sum(1 for q in k.players if q.name.casefold() == p.name.casefold()) > 1
+    name = f"{p.name} ({p.club})" if same and p.club else p.name
+    return f"{p.number} {name}" if p.number else name
+
+
+def _show(k: Kaavio, lang: str = "en") -> None:
+    from kaisa.competition.model import hand_reason
+    from kaisa.competition.paper import WORDS
+
+    w, states = _SHOW_WORDS[lang], WORDS[lang]
+    s = k.settings
+    head = " · ".join(x for x in (s.name, _date_text(s.date, lang), s.club, s.kind.label(lang)) if x)
+    if k.games:
+        t = Table(title=Text(head))
+        for i, c in enumerate(_SHOW_COLUMNS[lang][0]):
+            t.add_column(c, justify="right" if i < 2 else "center" if i == 3 else "left", overflow="fold")
+        for g in k.games:
+            n2 = _who(k, g.player2) if g.player2 is not None else "w.o."
+            state = states["walkover"] if g.player2 is None else states[g.state.value]
+            reason = hand_reason(g.comment)
+            if reason is not None:
+                state += f"; {w['by_hand']}: {reason}" if reason else f"; {w['by_hand']}"
+            score = f"{g.points1 or '0'}–{g.points2 or '0'}" if g.points1 or g.points2 else ""
+            _row(t, g.number, g.round, _who(k, g.player1), score, n2, state, g.table)
+        console.print(t)
+    players = Table(title=Text(f"{w['registered']} ({len(k.players)})"))
+    for i, c in enumerate(_SHOW_COLUMNS[lang][1]):
+        players.add_column(c, justify="right" if i == 0 else "left", overflow="fold")
+    busy = {x for g in k.unfinished() for x in g.pair() if x is not None}
+    playing = {x for g in k.running() for x in g.pair() if x is not None}
+    winner = k.winner()
+    for p in k.players:
+        if not k.drawn:
+            status = ""
+        elif p.number == winner:
+            status = w["winner"]
+        elif not k.still_in(p.number):
+            status = w["is_out"]
+        elif p.number in playing:
+            status = w["playing"]
+        elif p.number not in busy and not k.finished:
+            status = w["waits"]
+        else:
+            status = w["in"]
+        record = f"{k.wins(p.number)}–{k.losses(p.number)}" if k.drawn else ""
+        _row(players, p.number or "", p.name, p.club, record, status)
+    console.print(players)
+    if k.drawn and not k.finished:
+        out = [_who(k, p.number) for p in k.players if not k.still_in(p.number)]
+        waiting = [_who(k, p.number) for p in k.players if k.still_in(p.number) and p.number not in busy]
+        _say(f"{w['out']}: " + (", ".join(out) or w["none"]))
+        _say(f"{w['waiting']}: " + (", ".join(waiting) or w["none"]))
+
+
+def _date_text(iso: str, lang: str) -> str:
+    from kaisa.competition.paper import date_text
+
+    return date_text(iso, lang)
 
 
 @app.command("show")
-def show(path: FileArg) -> None:
-    """The bracket in the terminal."""
-    _show(_load(path))
+def show(path: FileArg, lang: LangOpt = "en") -> None:
+    """The bracket in the terminal: every game with its draw numbers, points, state and table; the players with
+    their clubs, wins and losses; who is out and who waits for an opponent."""
+    _show(_load(path), _doc_lang(lang))
 
 
 _PLACING_WORDS = {
@@ -260,16 +366,68 @@ def export(path: FileArg, out: Annotated[Path, typer.Argument(help="KaisaKaavio 
     _say(f"wrote {out}")
 
 
-@app.command("import")
-def import_(src: Annotated[Path, typer.Argument(help="KaisaKaavio XML file.")], path: FileArg) -> None:
-    """Read a KaisaKaavio 1.0 file into a competition file."""
+def _read_kaisakaavio(src: Path) -> Kaavio:
+    """A KaisaKaavio file read as bytes (its XML declaration names the encoding; KaisaKaavio writes UTF-8 with a
+    byte order mark); a file that cannot be read is one line with a code, as a file that is not KaisaKaavio's."""
     from kaisa.competition.kaisakaavio import from_xml
 
-    if path.exists():
+    if src.is_dir() or (src.exists() and not src.is_file()):
+        fail(f"{src} is not a file saved on disk: give the KaisaKaavio file [file_unreadable]")
+    try:
+        with src.open("rb") as stream:
+            data = stream.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        fail(f"cannot read the KaisaKaavio file {src}: {exc.strerror or exc} [file_unreadable]")
+    if len(data) > MAX_INPUT_BYTES:
+        fail(
+            f"the KaisaKaavio file {src} is larger than {MAX_INPUT_BYTES} bytes, the most that is read [file_too_large]"
+        )
+    return _guard(lambda: from_xml(data))
+
+
+@app.command("import")
+def import_(
+    src: Annotated[Path, typer.Argument(help="KaisaKaavio XML file.")],
+    path: Annotated[
+        Path | None, typer.Argument(help="The competition's JSON file to write (not with --db).", show_default=False)
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            help="Import into the club's database instead (it then joins the club's ranking series): "
+            "a database URL or the path of an SQLite file.",
+        ),
+    ] = None,
+) -> None:
+    """Read a KaisaKaavio 1.0 file into a competition file, or into the club's database with --db."""
+    if (path is None) == (db is None):
+        fail("give either the competition file to write or --db with the club's database, not both")
+    if path is not None and path.exists():
         fail(f"{path} already exists; choose another file name")
-    k = _guard(lambda: from_xml(read_text(src, "KaisaKaavio")))
-    _save(path, k)
-    _say(f"imported {k.settings.name}: {len(k.players)} players, {len(k.games)} games")
+    k = _read_kaisakaavio(src)
+    if path is not None:
+        _save(path, k)
+        _say(f"imported {k.settings.name}: {len(k.players)} players, {len(k.games)} games")
+        return
+    import secrets
+
+    from kaisa.competition.store import CompetitionStore
+    from kaisa.errors import KaisaError
+    from kaisa.records.storage import open_store
+
+    try:
+        store = open_store(db)
+        competitions = CompetitionStore(store)
+        same = competitions.same_as(k)
+        if same is not None:
+            fail(f"this competition has already been imported as competition {same} in {store.url} [already_imported]")
+        token = secrets.token_urlsafe(18)
+        cid = competitions.create(k, token)
+    except KaisaError as exc:
+        fail(exc)
+    _say(f"imported {k.settings.name} as competition {cid}: {len(k.players)} players, {len(k.games)} games")
+    _say(f"director's link: /kaavio#/director/{cid}/{token}")
 
 
 @app.command("replay")
@@ -278,10 +436,9 @@ def replay_cmd(
     tables: Annotated[int, typer.Option("--tables", min=1, max=64, help="Tables the games are started on.")] = 4,
 ) -> None:
     """Replay a recorded competition's results through this project's search: are the games the same?"""
-    from kaisa.competition.kaisakaavio import from_xml
     from kaisa.competition.replay import replay
 
-    real = _guard(lambda: from_xml(read_text(src, "KaisaKaavio")))
+    real = _read_kaisakaavio(src)
     if not real.games:
         fail(f"{src} has no games to replay")
     r = _guard(lambda: replay(real, tables))

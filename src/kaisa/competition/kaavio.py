@@ -11,6 +11,14 @@ Decisions on KAAVIO.md's [?] points that live here:
   game if someone was waiting, and the unstarted round-2 games are drawn again for the new count.
 * The search runs after a result once a round-2 game has finished and at most 8 games are unfinished (4.1);
   its pairs are added and it runs again until it adds nothing.
+* A score that decides nothing (38-39, neither at the target, no v or h) is kept as an interim score and makes
+  the game running, as in KaisaKaavio (KAAVIO 7); :func:`interim_text` is what the director is told, so such a
+  score is never taken for a saved result.
+* The same name twice: a second player of the same name is registered only with a club that tells them apart
+  (both clubs given and different); the same name with the same club, or with either club blank, is refused as
+  a double registration. Where two names are the same, the pages and the terminal show the club with the name.
+* A game starts only on one of the competition's tables (when the competition lists any: an imported
+  KaisaKaavio file lists none, and then any table name is taken).
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from typing import Any
 from kaisa.competition import draw as draw_mod
 from kaisa.competition import search as search_mod
 from kaisa.competition.model import (
+    HAND_PAIRED,
     CompetitionError,
     Game,
     GameState,
@@ -33,6 +42,7 @@ from kaisa.competition.model import (
     Settings,
     points_value,
 )
+from kaisa.errors import ErrorText
 
 MIN_PLAYERS = 4
 WALKOVER_POINTS = "60"
@@ -153,12 +163,24 @@ class Kaavio:
         name = " ".join(name.split())
         if not name:
             raise CompetitionError("empty_name", "Pelaajan nimi puuttuu.", "The player's name is missing.")
-        if any(p.name.casefold() == name.casefold() and p.club == club for p in self.players):
-            raise CompetitionError(
-                "duplicate_player",
-                f"{name} on jo ilmoittautunut.",
-                f"{name} is already registered.",
-            )
+        club = " ".join(club.split())
+        for p in self.players:
+            if p.name.casefold() != name.casefold():
+                continue
+            if p.club.casefold() == club.casefold():
+                raise CompetitionError(
+                    "duplicate_player",
+                    f"{_with_club(p)} on jo ilmoittautunut.",
+                    f"{_with_club(p)} is already registered.",
+                )
+            if not p.club or not club:
+                raise CompetitionError(
+                    "duplicate_player",
+                    f"{_with_club(p)} on jo ilmoittautunut. Jos kyse on toisesta samannimisestä pelaajasta, "
+                    "anna kummallekin seura, joka erottaa heidät.",
+                    f"{_with_club(p)} is already registered. If this is another player of the same name, give "
+                    "each of them the club that tells them apart.",
+                )
         if len(self.players) >= self.settings.max_players:
             raise CompetitionError(
                 "full",
@@ -208,7 +230,8 @@ class Kaavio:
             raise CompetitionError(
                 "too_few_players",
                 f"Arvontaan tarvitaan vähintään {MIN_PLAYERS} pelaajaa; ilmoittautuneita on {n}.",
-                f"The draw needs at least {MIN_PLAYERS} players; {n} are registered.",
+                f"The draw needs at least {MIN_PLAYERS} players; "
+                + ("none is registered." if n == 0 else "only 1 is registered." if n == 1 else f"{n} are registered."),
             )
         self.draw_seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         rng = random.Random(self.draw_seed)
@@ -316,6 +339,13 @@ class Kaavio:
         if not table:
             free = self.free_tables()
             table = free[0] if free else ""
+        elif self.settings.tables and table not in self.settings.tables:
+            listed = ", ".join(sorted(self.settings.tables, key=_table_key))
+            raise CompetitionError(
+                "unknown_table",
+                f"Pöytää {table} ei ole tämän kilpailun pöydissä; pöydät ovat {listed}.",
+                f"Table {table} is not one of this competition's tables; the tables are {listed}.",
+            )
         elif table in {h.table for h in self.running()}:
             raise CompetitionError(
                 "table_busy", f"Pöydällä {table} on jo peli käynnissä.", f"Table {table} already has a game running."
@@ -445,7 +475,7 @@ class Kaavio:
         ra, rb = len(self.games_of(a)) + 1, len(self.games_of(b)) + 1
         if (rb, b) < (ra, a):
             a, b, ra, rb = b, a, rb, ra
-        g = Game(len(self.games) + 1, max(ra, rb), ra, rb, a, b, comment=f"Haettu käsin: {reason.strip()}")
+        g = Game(len(self.games) + 1, max(ra, rb), ra, rb, a, b, comment=HAND_PAIRED + " ".join(reason.split()))
         self.games.append(g)
         self.refresh()
         return self.game(g.number)
@@ -517,6 +547,27 @@ class Kaavio:
 
 def _table_key(t: str) -> tuple[int, str]:
     return (int(t), t) if t.isdigit() else (10**9, t)
+
+
+def _with_club(p: Player) -> str:
+    return f"{p.name} ({p.club})" if p.club else p.name
+
+
+def interim_text(k: Kaavio, number: int) -> ErrorText | None:
+    """What the director is told when a score he entered decides nothing: the game goes on, the score is kept as
+    an interim score (None when the game is played, i.e. the result decided it)."""
+    g = k.game(number)
+    if g.state == GameState.PLAYED:
+        return None
+    p1, p2 = g.points1 or "0", g.points2 or "0"
+    return ErrorText(
+        f"Peli {number} jatkuu: kumpikaan ei ole saavuttanut tavoitetta ({k.target} pistettä), joten {p1}–{p2} "
+        "on tallennettu välitilanteeksi. Kirjaa lopputulos, kun peli päättyy (voittajalle tavoitepisteet tai "
+        "merkintä v, hävinneelle h).",
+        f"Game {number} goes on: neither player has reached the target ({k.target} points), so {p1}-{p2} is kept "
+        "as an interim score. Record the final result when the game ends (the target for the winner, or mark him "
+        "v and the loser h).",
+    )
 
 
 def _invalid(points1: str, points2: str) -> CompetitionError:

@@ -5,7 +5,11 @@ iliip0/KaisaKaavio): a ``<Kilpailu>`` root with simple elements (Nimi, Jarjestav
 TavoitePistemaara, KaavioTyyppi, SijoitustenMaaraytyminen, Sijoittaminen, ...), ``<Osallistujat>`` with one
 ``<Pelaaja Nimi Seura Sijoitettu Id/>`` per player and ``<Pelit>`` with one ``<Peli .../>`` per game whose
 attributes are the game record of KAAVIO 7. Elements this project does not use are kept in
-``Settings.extra`` so that a file read and written again keeps them.
+``Settings.extra``, a player's attributes it does not use (the fees) in ``Player.extra``, and AlkamisAika as
+written (with its time and time-zone offset), so that a file read and written again keeps them.
+
+A file is checked as it is read: every played game's score must read as a result (KAAVIO 7), so an imported
+competition can always be shown, continued and written again; a file that fails names the game and the score.
 """
 
 from __future__ import annotations
@@ -19,10 +23,12 @@ from kaisa.competition.model import (
     Game,
     GameState,
     KaavioType,
+    Outcome,
     PlacingMode,
     Player,
     Seeding,
     Settings,
+    read_result,
 )
 
 _STATE = {
@@ -59,11 +65,16 @@ _KNOWN = {
 }
 
 
-def _bad(what: str) -> CompetitionError:
+_START = "AlkamisAika"
+_PLAYER_KNOWN = ("Nimi", "Seura", "Sijoitettu", "Id")
+
+
+def _bad(fi: str, en: str) -> CompetitionError:
+    """A file that cannot be read as a KaisaKaavio competition: what is wrong, in Finnish and in English."""
     return CompetitionError(
         "bad_kaisakaavio_file",
-        f"Tiedosto ei ole KaisaKaavion kilpailutiedosto: {what}.",
-        f"The file is not a KaisaKaavio competition file: {what}.",
+        f"Tiedosto ei kelpaa KaisaKaavion kilpailutiedostoksi: {fi}.",
+        f"The file is not a KaisaKaavio competition file: {en}.",
     )
 
 
@@ -79,20 +90,34 @@ def from_xml(data: str | bytes) -> Kaavio:
     try:
         root = ET.fromstring(data)
     except ET.ParseError as e:
-        raise _bad(f"XML ei jäsenny ({e})") from e
+        line, column = e.position
+        raise _bad(
+            f"XML-rakenne on rikki tai tiedosto katkeaa rivillä {line}, sarakkeessa {column}",
+            f"its XML is broken or the file ends early at line {line}, column {column}",
+        ) from e
     if root.tag != "Kilpailu":
-        raise _bad(f"juurielementti on {root.tag}, ei Kilpailu")
+        raise _bad(
+            f"päätason elementti on <{root.tag}>, kun sen pitää olla <Kilpailu>",
+            f"its top element is <{root.tag}>, where it should be <Kilpailu>",
+        )
     text = {c.tag: (c.text or "") for c in root if len(c) == 0}
     kind_text = text.get("KaavioTyyppi", KaavioType.DOUBLE.value)
     try:
         kind = KaavioType(kind_text)
     except ValueError as e:
-        raise _bad(f"tuntematon kaaviotyyppi {kind_text}") from e
+        kinds = ", ".join(t.value for t in KaavioType)
+        raise _bad(
+            f"kaaviotyyppiä {kind_text} ei tunneta (tunnetut: {kinds})",
+            f"the bracket type {kind_text} is unknown (known: {kinds})",
+        ) from e
     placing = {v: k for k, v in _PLACING.items()}.get(text.get("SijoitustenMaaraytyminen", ""))
     if placing is None:
         placing = PlacingMode.TOP3_BY_ROUNDS if text.get("KilpailuOnViikkokisa") == "true" else PlacingMode.POINTS
     seeding = {v: k for k, v in _SEEDING.items()}.get(text.get("Sijoittaminen", ""), Seeding.NONE)
     extra = {k: v for k, v in text.items() if k not in _KNOWN}
+    start = text.get(_START, "")
+    if start[10:] not in ("", "T00:00:00"):
+        extra[_START] = start  # the time and time-zone offset as written, e.g. 2024-11-22T00:00:00+02:00
     settings = Settings(
         name=text.get("Nimi", ""),
         date=text.get("AlkamisAika", "")[:10],
@@ -111,7 +136,8 @@ def from_xml(data: str | bytes) -> Kaavio:
         number = _int(el.get("Id"), -1)
         if number < 0:
             continue
-        players.append(Player(number, el.get("Nimi", ""), el.get("Seura", ""), _int(el.get("Sijoitettu"))))
+        fees = tuple((k, v) for k, v in el.attrib.items() if k not in _PLAYER_KNOWN)
+        players.append(Player(number, el.get("Nimi", ""), el.get("Seura", ""), _int(el.get("Sijoitettu")), fees))
     numbers = {p.number for p in players}
     games = []
     for i, el in enumerate(root.iterfind("Pelit/Peli")):
@@ -119,8 +145,13 @@ def from_xml(data: str | bytes) -> Kaavio:
         b_text = el.get("PelaajaId2", "")
         b = None if b_text in ("", "-1") else _int(b_text, -1)
         if a not in numbers or (b is not None and b not in numbers):
-            raise _bad(f"peli {i + 1} viittaa pelaajaan, jota ei ole osallistujissa")
+            raise _bad(
+                f"peli {i + 1} viittaa pelaajaan, jota ei ole osallistujissa",
+                f"game {i + 1} names a player who is not among the participants",
+            )
         state = {v: k for k, v in _STATE.items()}.get(el.get("Tilanne", "Tyhja"), GameState.EMPTY)
+        if state == GameState.PLAYED and b is not None:
+            _check_played(i + 1, el.get("Pisteet1", ""), el.get("Pisteet2", ""), settings.target)
         games.append(
             Game(
                 number=i + 1,
@@ -150,6 +181,26 @@ def from_xml(data: str | bytes) -> Kaavio:
     )
 
 
+def _check_played(number: int, points1: str, points2: str, target: int) -> None:
+    """A played game's score must read as a result (KAAVIO 7): a number 0-target with v or h, deciding it."""
+    score = f"{points1}–{points2}"
+    try:
+        outcome = read_result(points1, points2, target)
+    except CompetitionError as e:
+        raise _bad(
+            f"pelatun pelin {number} tulos {score} ei ole pistemäärä (luku 0–{target}, perässä tarvittaessa v tai h)",
+            f"played game {number}'s score {points1}-{points2} is not a score (a number 0-{target}, optionally "
+            "followed by v or h)",
+        ) from e
+    if not outcome.decided:
+        why_fi = "molemmat voittaisivat" if outcome == Outcome.INVALID else "se ei ratkaise peliä"
+        why_en = "both would win" if outcome == Outcome.INVALID else "it does not decide the game"
+        raise _bad(
+            f"pelatun pelin {number} tulos {score} ei kelpaa: {why_fi}",
+            f"played game {number}'s score {points1}-{points2} is not a result: {why_en}",
+        )
+
+
 def _num(v: int) -> str:
     return str(v) if v else ""
 
@@ -170,7 +221,8 @@ def to_xml(k: Kaavio) -> str:
 
     el("Nimi", s.name)
     el("JarjestavaSeura", s.club)
-    el("AlkamisAika", f"{s.date}T00:00:00" if s.date else "")
+    start = s.extra.get(_START, "")
+    el(_START, start if start[:10] == s.date and s.date else f"{s.date}T00:00:00" if s.date else "")
     el("TavoitePistemaara", str(s.target))
     el("KaavioTyyppi", s.kind.value)
     el("SijoitustenMaaraytyminen", _PLACING[s.placing])
@@ -181,13 +233,14 @@ def to_xml(k: Kaavio) -> str:
     el("KaisaPoydat", ",".join(s.tables))
     el("KaisaOsallistumisMaksu", _num(s.entry_fee))
     for key, value in s.extra.items():
-        el(key, value)
+        if key != _START:
+            el(key, value)
     osallistujat = ET.SubElement(root, "Osallistujat")
     for p in k.players:
         ET.SubElement(
             osallistujat,
             "Pelaaja",
-            {"Nimi": p.name, "Seura": p.club, "Sijoitettu": _num(p.seed), "Id": str(p.number)},
+            {"Nimi": p.name, "Seura": p.club, "Sijoitettu": _num(p.seed), **dict(p.extra), "Id": str(p.number)},
         )
     pelit = ET.SubElement(root, "Pelit")
     for g in k.games:

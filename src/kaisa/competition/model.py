@@ -158,19 +158,42 @@ def points_value(text: str, target: int = 60) -> int:
 
 @dataclass(frozen=True)
 class Player:
-    """A registered player: his draw number (0 until the draw), name, club and seed (0 = unseeded)."""
+    """A registered player: his draw number (0 until the draw), name, club and seed (0 = unseeded).
+
+    ``extra`` keeps the attributes of a KaisaKaavio file's ``<Pelaaja>`` this project does not use (the fees:
+    KabikeMaksu, LisenssiMaksu, OsMaksu, SeuranJasenMaksu, Veloitettu), in the file's order, so that a file read
+    and written again keeps them."""
 
     number: int
     name: str
     club: str = ""
     seed: int = 0
+    extra: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"number": self.number, "name": self.name, "club": self.club, "seed": self.seed}
+        d: dict[str, Any] = {"number": self.number, "name": self.name, "club": self.club, "seed": self.seed}
+        if self.extra:
+            d["extra"] = dict(self.extra)
+        return d
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Player:
-        return Player(int(d["number"]), str(d["name"]), str(d.get("club", "")), int(d.get("seed", 0)))
+        extra = tuple((str(k), str(v)) for k, v in d.get("extra", {}).items())
+        return Player(int(d["number"]), str(d["name"]), str(d.get("club", "")), int(d.get("seed", 0)), extra)
+
+
+HAND_PAIRED = "Haettu käsin: "
+"""How a game paired by hand (hae käsin) starts its comment (HakuKommentti), followed by the director's reason in
+his own words: KaisaKaavio's file keeps the comment, so the prefix is the same in every language."""
+
+
+def hand_reason(comment: str) -> str | None:
+    """The director's reason for a game paired by hand, as he wrote it; None for a game the search made."""
+    if comment.startswith(HAND_PAIRED):
+        return comment[len(HAND_PAIRED) :]
+    if comment.startswith(HAND_PAIRED.rstrip(": ")):
+        return ""
+    return None
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Ellipse, Rectangle
 
 from kaisa.competition.kaavio import Kaavio
-from kaisa.competition.model import Game, GameState, Outcome
+from kaisa.competition.model import Game, GameState, Outcome, hand_reason
 from kaisa.spreadsheet import csv_text
 
 A4_PORTRAIT = (8.27, 11.69)
@@ -144,6 +144,32 @@ PLACING_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
+MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def date_text(iso: str, lang: str = "fi") -> str:
+    """A competition's date as people write it: 3.12.2026 in Finnish, 3 Dec 2026 in English (as the pages do);
+    anything that is not a YYYY-MM-DD date is shown as written."""
+    parts = iso.split("-")
+    if len(parts) != 3 or not all(x.isdigit() for x in parts):
+        return iso
+    year, month, day = (int(x) for x in parts)
+    if not 1 <= month <= 12:
+        return iso
+    return f"{day}.{month}.{year}" if lang == "fi" else f"{day} {MONTHS_EN[month - 1]} {year}"
+
+
+def comment_text(g: Game, lang: str = "fi") -> str:
+    """A game's comment for people: a game paired by hand says so in the language, with the director's reason
+    in his own words."""
+    reason = hand_reason(g.comment)
+    if reason is None:
+        return g.comment
+    label = _w(lang)["by_hand"]
+    label = label[0].upper() + label[1:]
+    return f"{label}: {reason}" if reason else label
+
+
 def _w(lang: str) -> dict[str, str]:
     return WORDS["fi" if lang == "fi" else "en"]
 
@@ -207,7 +233,7 @@ def results_csv(k: Kaavio, lang: str = "fi") -> bytes:
                 g.innings or "",
                 g.longest1 or "",
                 g.longest2 or "",
-                g.comment,
+                comment_text(g, lang),
             ]
         )
     return _csv_bytes(CSV_COLUMNS["fi" if lang == "fi" else "en"], rows)
@@ -255,19 +281,19 @@ def _sheet_pages(k: Kaavio, lang: str, chosen: list[Game | None]) -> list[Figure
         fig = Figure(figsize=A4_LANDSCAPE)
         for i, g in enumerate(sheets):
             col, row = i % 2, i // 2
-            _sheet(fig, k, g, w, x=0.03 + col * 0.48, y=0.795 - row * 0.19)
+            _sheet(fig, k, g, w, x=0.03 + col * 0.48, y=0.795 - row * 0.19, lang=lang)
         fig.text(0.97, 0.012, f"{k.settings.name} · {w['page']} {number}/{len(pages)}", fontsize=7, ha="right")
         figures.append(fig)
     return figures
 
 
-def _sheet(fig: Figure, k: Kaavio, g: Game | None, w: dict[str, str], x: float, y: float) -> None:
+def _sheet(fig: Figure, k: Kaavio, g: Game | None, w: dict[str, str], x: float, y: float, lang: str) -> None:
     """One sheet in a box 0.46 wide and 0.175 high with its lower left corner at (x, y)."""
     wd, ht = 0.46, 0.175
     fig.add_artist(Rectangle((x, y), wd, ht, transform=fig.transFigure, fill=False, linewidth=0.8, color="#222"))
     title = w["sheet"] + (f"   {w['game']} {g.number}" if g is not None else f"   {w['game']} ____")
     fig.text(x + 0.01, y + ht - 0.025, title, fontsize=10, weight="bold")
-    head = " · ".join(t for t in (k.settings.name, k.settings.date) if t)
+    head = " · ".join(t for t in (k.settings.name, date_text(k.settings.date, lang)) if t)
     fig.text(x + wd - 0.01, y + ht - 0.025, head[:48], fontsize=7, ha="right", color="#444")
     names = [("", ""), ("", "")]
     if g is not None:
@@ -319,8 +345,9 @@ def _lines(k: Kaavio, w: dict[str, str], lang: str) -> list[tuple[str, str]]:
             if g.table and g.state == GameState.RUNNING:
                 extra += f", {w['table'].lower()} {g.table}"
             extra = extra.lstrip(", ")
-            if g.comment.startswith("Haettu käsin"):
-                extra += f", {w['by_hand']}"
+            reason = hand_reason(g.comment)
+            if reason is not None:
+                extra += f", {w['by_hand']}" + (f": {reason[:40]}" if reason else "")
             extra = extra.lstrip(", ")
             out.append(("g", f"{g.number:>3}  {left[:26]:<26} {score} {right[:26]:<26}  {extra}"))
     if not k.finished:
@@ -371,7 +398,7 @@ def _results_pages(k: Kaavio, lang: str) -> list[Figure]:
     for number, rows in enumerate(pages, start=1):
         fig = Figure(figsize=A4_PORTRAIT)
         fig.text(0.07, 0.955, s.name, fontsize=15, weight="bold")
-        sub = " · ".join(t for t in (s.date, s.club, s.kind.label(lang), w["results"]) if t)
+        sub = " · ".join(t for t in (date_text(s.date, lang), s.club, s.kind.label(lang), w["results"]) if t)
         fig.text(0.07, 0.935, sub, fontsize=9, color="#333")
         winner = k.winner()
         if winner is not None:
@@ -390,4 +417,4 @@ def _results_pages(k: Kaavio, lang: str) -> list[Figure]:
     return figures
 
 
-__all__: list[Any] = ["placings_csv", "results_csv", "results_pdf", "scoresheets_pdf"]
+__all__: list[Any] = ["comment_text", "date_text", "placings_csv", "results_csv", "results_pdf", "scoresheets_pdf"]

@@ -50,6 +50,11 @@ class UnknownCompetitionError(StorageError, LookupError):
     code = "unknown-competition"
     kind = ErrorText("Kilpailua ei löydy.", "No such competition.")
 
+    def __init__(self, competition_id: object) -> None:
+        super().__init__(f"there is no competition {competition_id}")
+        self.text = ErrorText(f"Kilpailua {competition_id} ei löydy.", f"There is no competition {competition_id}.")
+        """The refusal as one sentence in each language (:func:`kaisa.errors.error_text` reads it)."""
+
 
 @dataclass(frozen=True)
 class StoredCompetition:
@@ -195,6 +200,14 @@ class CompetitionStore:
                 )
             return out
 
+    def same_as(self, kaavio: Kaavio) -> int | None:
+        """The id of a stored competition identical to ``kaavio`` (a file imported twice), or None: a ranking
+        series would count it twice."""
+        data = _plain(kaavio.to_json())
+        with self._session(self._reads, "reading the competitions") as session:
+            rows = session.execute(select(CompetitionRow.id, CompetitionRow.data).order_by(CompetitionRow.id))
+            return next((cid for cid, stored in rows if stored == data), None)
+
     def all(self) -> list[StoredCompetition]:
         """Every competition with its kaavio, oldest first (for a ranking series)."""
         with self._session(self._reads, "reading the competitions") as session:
@@ -220,7 +233,7 @@ class CompetitionStore:
         if not isinstance(competition_id, bool) and isinstance(competition_id, int) and 0 < competition_id < 2**31:
             row = session.get(CompetitionRow, competition_id, with_for_update=lock)
         if row is None:
-            raise UnknownCompetitionError(f"there is no competition {competition_id}")
+            raise UnknownCompetitionError(competition_id)
         return row
 
     def _answer(self, session: Session, competition_id: int, key: str) -> JSONObject | None:

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
-from fastapi.responses import PlainTextResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from kaisa.competition import (
@@ -37,7 +37,9 @@ from kaisa.competition import (
     paper,
 )
 from kaisa.competition import placings as placing_mod
-from kaisa.competition.kaisakaavio import to_xml
+from kaisa.competition.kaavio import interim_text
+from kaisa.competition.kaisakaavio import from_xml, to_xml
+from kaisa.competition.model import hand_reason
 from kaisa.competition.store import Change, CompetitionStore, StoredCompetition
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.game import IllegalActionError, MatchState
@@ -50,6 +52,8 @@ from kaisa.web.service import MatchService
 TOKEN_HEADER = "X-Kaisa-Token"
 KEY_HEADER = "Idempotency-Key"
 POLL_SECONDS = 0.5
+MAX_IMPORT_BYTES = 2_000_000
+"""The largest KaisaKaavio file imported (a 128-player competition's file is about 100 kB)."""
 HEARTBEAT_SECONDS = 15.0
 Token = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the competition director's secret token")]
 Key = Annotated[
@@ -259,8 +263,28 @@ class CompetitionService:
         )
         if not settings.tables:
             raise KaavioRefusalError("no-tables", "Anna vähintään yksi pöytä.", "Give at least one table.")
+        return self._created(Kaavio(settings))
+
+    def import_xml(self, data: bytes) -> CompetitionCreated:
+        """A KaisaKaavio 1.0 file as a new competition of the club (a past one joins the ranking series); the
+        same file imported again is refused, so a series never counts it twice."""
+        try:
+            k = from_xml(data)
+        except CompetitionError as error:
+            raise refusal(error) from None
+        same = self.competitions.same_as(k)
+        if same is not None:
+            raise KaavioConflictError(
+                "already-imported",
+                f"Tämä kilpailu on jo tuotu (kilpailu {same}).",
+                f"This competition has already been imported (competition {same}).",
+            )
+        return self._created(k)
+
+    def _created(self, k: Kaavio) -> CompetitionCreated:
+        """Store a new competition with a fresh director's token; the token and the links."""
         token = secrets.token_urlsafe(18)
-        cid = self.competitions.create(Kaavio(settings), token)
+        cid = self.competitions.create(k, token)
         return CompetitionCreated(
             id=cid,
             token=token,
@@ -380,7 +404,12 @@ class CompetitionService:
                 longest2=body.longest2,
                 when=_now(),
             )
-            return {"game": number, "added": [g.number for g in added]}
+            interim = interim_text(k, number)
+            return {
+                "game": number,
+                "added": [g.number for g in added],
+                "interim": None if interim is None else {"fi": interim.fi, "en": interim.en},
+            }
 
         return self._change(cid, token, act, key)
 
@@ -493,6 +522,7 @@ class CompetitionService:
                     "clubs": [clubs.get(g.player1, ""), clubs.get(g.player2, "") if g.player2 else ""],
                     "outcome": outcome.value,
                     "winner": winner,
+                    "hand_reason": hand_reason(g.comment),
                     "live": None,
                 }
             )
@@ -666,6 +696,38 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
         """A competition: name, date, club, bracket type, target points, tables. Answers the director's secret
         token and link (keep them: only the token's hash is stored)."""
         return service.create(body)
+
+    @router.post(
+        "/competitions/import",
+        status_code=201,
+        response_model=CompetitionCreated,
+        responses={
+            **errors,
+            413: {"model": schemas.ErrorOut, "description": "The file is larger than the most that is read"},
+        },
+        openapi_extra={
+            "requestBody": {"required": True, "content": {"application/xml": {"schema": {"type": "string"}}}}
+        },
+    )
+    async def import_file(request: Request) -> CompetitionCreated | Response:
+        """A KaisaKaavio 1.0 competition file (the XML as the request body, at most 2 MB) as a new competition:
+        a past competition joins the club's ranking series. Answers the new competition's director token and
+        links, as creating one does; the same file imported again is refused (409)."""
+        data = bytearray()
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_IMPORT_BYTES:
+                mb = MAX_IMPORT_BYTES // 1_000_000
+                return JSONResponse(
+                    {
+                        "detail": f"the file is larger than {mb} MB, the most that is read",
+                        "code": "file-too-large",
+                        "fi": f"Tiedosto on liian suuri: enintään {mb} Mt luetaan.",
+                        "en": f"The file is too large: at most {mb} MB is read.",
+                    },
+                    status_code=413,
+                )
+        return await asyncio.to_thread(service.import_xml, bytes(data))
 
     @router.get("/competitions")
     def competitions() -> list[CompetitionListed]:
