@@ -817,6 +817,7 @@ def play_to_the_summary(page: Page, lang: str, shots: str | None = None) -> None
                 no_call.check()
             if shots and not saw_aim and page.locator("#call-controls").is_visible():
                 shoot_reachable(page)
+                page.evaluate("window.scrollTo(0, 0)")  # back at the table to aim (a phone: the call is set below it)
                 doc_shot(page, f"{shots}-aim.png")
                 saw_aim = True
             page.get_by_test_id("table").focus()  # the keys work on the table, not in a form field
@@ -900,6 +901,7 @@ def test_a_whole_match_against_the_computer_to_the_summary_and_its_replay(
         expect(page.get_by_test_id("ruling")).not_to_be_empty()
         page.get_by_test_id("replay-scrub").fill(str(n + 1))
         expect(page.get_by_test_id("replay-step")).to_have_attribute("data-index", str(n + 1))
+        page.evaluate("window.scrollTo(0, 0)")  # the table the list and the scrubber moved (a phone: below it)
         doc_shot(page, f"replay-{lang}-{size}.png")
         no_sideways_scroll(page)
 
