@@ -340,3 +340,67 @@ def test_the_hall_tv_comes_back_by_itself_after_the_server_restarts(live: Server
     assert typed.is_success, typed.text
     expect(tv.get_by_test_id("b-rounds").get_by_test_id("game-1")).to_contain_text("60–12", timeout=30_000)
     expect(tv.get_by_test_id("message")).to_be_hidden()
+
+
+def test_an_imported_file_an_interim_score_a_hand_pairing_and_names_alike_as_the_director_sees_them(
+    live: Server, pages: Pages
+) -> None:
+    """The audit's gaps on the pages: a KaisaKaavio file imported with the file picker opens for its director (its
+    date written 10.4.2024, in English 10 Apr 2024); a score that decides nothing is said to be an interim score,
+    and stays said; a game paired by hand shows the director's reason; two players of the same name show their
+    clubs."""
+    from tests.competition.test_kaisakaavio_xml import kaisakaavio_file
+
+    phone = open_page(pages, PHONE, f"{live.url}/kaavio")
+    expect(phone.get_by_test_id("import-button")).to_be_visible()
+    assert small_targets(phone) == []
+    phone.get_by_test_id("import-file").set_input_files(
+        files=[{"name": "viikkokilpailu.xml", "mimeType": "application/xml", "buffer": kaisakaavio_file().encode()}]
+    )
+    expect(phone.get_by_test_id("d-title")).to_have_text("Viikkokilpailu")
+    expect(phone.get_by_test_id("d-sub")).to_contain_text("10.4.2024 · PVK")
+    expect(phone.get_by_test_id("winner")).to_be_visible()
+    shot(phone, "kaavio-imported-phone.png")
+    phone.locator("[data-lang=en]").first.click()
+    expect(phone.get_by_test_id("d-sub")).to_contain_text("10 Apr 2024 · PVK")
+
+    api = f"{live.url}/api/kaavio/competitions"
+    made = httpx.post(api, json={"name": "Ilta", "date": "2026-12-03", "tables": ["1", "2"]}, timeout=30).json()
+    headers = {"X-Kaisa-Token": made["token"]}
+    for name, club in (("Virtanen Matti", "KS"), ("Virtanen Matti", "PVK"), *NAMES[1:5]):
+        httpx.post(f"{api}/{made['id']}/players", json={"name": name, "club": club}, headers=headers, timeout=30)
+    httpx.post(f"{api}/{made['id']}/draw", json={"seed": 1}, headers=headers, timeout=30)
+    for _ in range(4):
+        games = httpx.get(f"{api}/{made['id']}", timeout=30).json()["games"]
+        number = next(g["number"] for g in games if g["state"] == "ready")
+        httpx.post(
+            f"{api}/{made['id']}/games/{number}/result",
+            json={"points1": "60", "points2": "1"},
+            headers=headers,
+            timeout=30,
+        )
+    view = httpx.get(f"{api}/{made['id']}", timeout=30).json()
+    busy = {x for g in view["games"] if g["state"] != "played" for x in (g["player1"], g["player2"])}
+    free = [p["number"] for p in view["players"] if not p["out"] and p["number"] not in busy]
+    paired = httpx.post(
+        f"{api}/{made['id']}/pair",
+        json={"players": free[:2], "reason": "Pelaaja lähtee junalle"},
+        headers=headers,
+        timeout=30,
+    ).json()["answer"]["game"]
+
+    laptop = open_page(pages, LAPTOP, f"{live.url}{made['director_url']}")
+    expect(laptop.get_by_test_id("d-sub")).to_contain_text("3.12.2026")
+    expect(laptop.get_by_test_id(f"game-{paired}")).to_contain_text("haettu käsin: Pelaaja lähtee junalle")
+    expect(laptop.get_by_test_id("d-players")).to_contain_text("Virtanen Matti PVK")
+    laptop.get_by_test_id(f"type-{paired}").click()
+    laptop.get_by_test_id("result-p1").fill("38")
+    laptop.get_by_test_id("result-p2").fill("39")
+    laptop.get_by_test_id("result-save").click()
+    message = laptop.get_by_test_id("message")
+    expect(message).to_have_attribute("data-kind", "warning")
+    expect(message).to_contain_text(f"Peli {paired} jatkuu: kumpikaan ei ole saavuttanut tavoitetta (60 pistettä)")
+    shot(laptop, "kaavio-interim-laptop.png")
+    bracket = open_page(pages, PHONE, f"{live.url}/kaavio#/bracket/{made['id']}")
+    expect(bracket.locator("body")).to_contain_text("Virtanen Matti (PVK)")
+    shot(bracket, "kaavio-names-alike-phone.png")

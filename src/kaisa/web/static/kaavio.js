@@ -202,7 +202,7 @@ async function renderHome() {
           el(
             "li",
             { "data-testid": "competition-item" },
-            el("span", { class: "grow" }, el("b", {}, c.name), ` · ${c.date || ""} · ${t("kv.list.players", { n: c.players })} · `,
+            el("span", { class: "grow" }, el("b", {}, c.name), ` · ${dateText(c.date)} · ${t("kv.list.players", { n: c.players })} · `,
               t(c.finished ? "kv.list.finished" : c.drawn ? "kv.list.running" : "kv.list.open")),
             mine(c.id) ? el("a", { class: "button small", href: `#/director/${c.id}` }, t("kv.list.direct")) : null,
             el("a", { class: "button small", href: `#/bracket/${c.id}` }, t("kv.list.bracket")),
@@ -224,6 +224,33 @@ async function renderRanking() {
       el("tbody", {}, ...ranking.rows.map((r) => el("tr", {}, el("td", {}, `${r.rank}.`), el("td", {}, r.name), el("td", {}, r.points)))),
     );
     $("ranking").hidden = ranking.rows.length === 0;
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// A past competition saved by KaisaKaavio: the file as the request body; the new competition opens for its director.
+async function importFile() {
+  const input = $("import-file");
+  const file = input.files && input.files[0];
+  input.value = "";
+  if (!file) return;
+  try {
+    let res;
+    try {
+      res = await fetch(`${API}/import`, { method: "POST", headers: { Accept: "application/json", "Content-Type": "application/xml" }, body: file });
+    } catch {
+      throw new KaavioError(0, null);
+    }
+    const data = await res.json().catch(() => null);
+    if (!res.ok) throw new KaavioError(res.status, data);
+    try {
+      localStorage.setItem(TOKEN_KEY(data.id), data.token);
+    } catch {
+      // private mode
+    }
+    location.hash = data.director_url.replace(/^\/kaavio/, "");
+    showMessage(t("kv.import.done", { name: file.name }), "info");
   } catch (error) {
     showError(error);
   }
@@ -263,7 +290,23 @@ async function createCompetition(event) {
 
 function playerName(number) {
   const p = view.players.find((x) => x.number === number);
-  return p ? p.name : String(number);
+  return p ? shownName(p) : String(number);
+}
+
+// A player's name as the pages show it: with the club where another player has the same name.
+function shownName(p) {
+  const same = view.players.filter((x) => x.name.toLowerCase() === p.name.toLowerCase()).length > 1;
+  return same && p.club ? `${p.name} (${p.club})` : p.name;
+}
+
+const MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+// A competition's date as people write it: 3.12.2026 in Finnish, 3 Dec 2026 in English (as the PDF does).
+function dateText(iso) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso || "");
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return iso || "";
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return lang() === "fi" ? `${day}.${month}.${year}` : `${day} ${MONTHS_EN[month - 1]} ${year}`;
 }
 
 function scoreText(g) {
@@ -277,7 +320,7 @@ function names(g, { live = false } = {}) {
     const number = i === 0 ? g.player1 : g.player2;
     if (number === null) return el("span", { class: "who" }, "—");
     const cls = winner === null ? "who" : winner === number ? "who won" : "who lost";
-    return el("span", { class: cls }, el("small", { class: "num" }, `${number}`), g.names[i] || playerName(number));
+    return el("span", { class: cls }, el("small", { class: "num" }, `${number}`), playerName(number));
   };
   const middle = live && g.live
     ? el("span", { class: "score live", "data-testid": "live-score" }, `${g.live.scores[0]}–${g.live.scores[1]}`)
@@ -290,7 +333,7 @@ function names(g, { live = false } = {}) {
 function meta(g) {
   const bits = [t("kv.gameRound", { n: g.number, r: g.round })];
   if (g.table) bits.push(t("kv.table", { t: g.table }));
-  if (g.comment && g.comment.startsWith("Haettu käsin")) bits.push(t("kv.byHand"));
+  if (typeof g.hand_reason === "string") bits.push(g.hand_reason ? `${t("kv.byHand")}: ${g.hand_reason}` : t("kv.byHand"));
   return el("small", { class: "meta" }, bits.join(" · "));
 }
 
@@ -335,7 +378,7 @@ function roundsBlock(games, actions) {
 function subtitle() {
   const s = view.settings;
   const kind = lang() === "fi" ? view.kind_label.fi : view.kind_label.en;
-  const bits = [s.date, s.club, t("kv.sub", { kind, target: s.target, tables: s.tables.join(", ") })].filter(Boolean);
+  const bits = [dateText(s.date), s.club, t("kv.sub", { kind, target: s.target, tables: s.tables.join(", ") })].filter(Boolean);
   return bits.join(" · ");
 }
 
@@ -487,7 +530,7 @@ function playerItem(p) {
   else if (p.out) [status, cls] = [t("kv.status.out"), "out"];
   else if (p.playing !== null) {
     const g = view.games.find((x) => x.number === p.playing);
-    [status, cls] = [t("kv.status.playing", { t: g ? g.table : "" }), "playing"];
+    [status, cls] = [g && g.table ? t("kv.status.playing", { t: g.table }) : t("kv.status.playingHere"), "playing"];
   } else if (p.waiting) [status, cls] = [t("kv.status.waiting"), "waiting"];
   return el(
     "li",
@@ -548,11 +591,11 @@ async function draw() {
 function openStart(g) {
   pending = g;
   const form = $("form-start");
-  $("start-title").textContent = t("kv.start.title", { n: g.number, a: g.names[0], b: g.names[1] });
+  $("start-title").textContent = t("kv.start.title", { n: g.number, a: playerName(g.player1), b: playerName(g.player2) });
   const free = view.tables.filter((x) => x.game === null).map((x) => x.table);
   form.table.replaceChildren(...free.map((x) => el("option", { value: x }, x)));
-  $("start-lag-0").textContent = g.names[0];
-  $("start-lag-1").textContent = g.names[1];
+  $("start-lag-0").textContent = playerName(g.player1);
+  $("start-lag-1").textContent = playerName(g.player2);
   form.lag.value = "0";
   $("start-lag").disabled = !form.marker.checked;
   $("dlg-start").showModal();
@@ -583,8 +626,8 @@ function openResult(g) {
   pending = g;
   const form = $("form-result");
   $("result-title").textContent = t("kv.result.title", { n: g.number });
-  $("result-name-1").textContent = g.names[0];
-  $("result-name-2").textContent = g.names[1];
+  $("result-name-1").textContent = playerName(g.player1);
+  $("result-name-2").textContent = playerName(g.player2);
   form.p1.value = g.points1 || "";
   form.p2.value = g.points2 || "";
   form.innings.value = g.innings || "";
@@ -610,7 +653,9 @@ async function saveResult(event) {
     const changed = await call("POST", `${API}/${route.id}/games/${g.number}/result`, body, { token: token(), key: true });
     $("dlg-result").close();
     const added = changed.answer.added || [];
-    showMessage(added.length ? t("kv.result.added", { n: g.number, k: added.length }) : t("kv.result.saved", { n: g.number }), "info");
+    // a score that decides nothing is kept as an interim score: say so, and keep the message until it is read
+    if (changed.answer.interim) showMessage(changed.answer.interim[lang() === "fi" ? "fi" : "en"], "warning");
+    else showMessage(added.length ? t("kv.result.added", { n: g.number, k: added.length }) : t("kv.result.saved", { n: g.number }), "info");
     await reload();
   } catch (error) {
     showError(error);
@@ -645,8 +690,8 @@ function renderBracket() {
   $("b-ready").replaceChildren(...(ready.length ? ready.map((g) => gameItem(g)) : [el("li", { class: "hint" }, t("kv.nothing"))]));
   const waiting = v.players.filter((p) => p.waiting);
   const out = v.players.filter((p) => p.out);
-  $("b-waiting").textContent = waiting.length ? waiting.map((p) => `${p.number} ${p.name}`).join(", ") : t("kv.none");
-  $("b-out").textContent = out.length ? out.map((p) => `${p.number} ${p.name} (${p.wins}–${p.losses})`).join(", ") : t("kv.none");
+  $("b-waiting").textContent = waiting.length ? waiting.map((p) => `${p.number} ${shownName(p)}`).join(", ") : t("kv.none");
+  $("b-out").textContent = out.length ? out.map((p) => `${p.number} ${shownName(p)} (${p.wins}–${p.losses})`).join(", ") : t("kv.none");
   $("b-rounds").replaceChildren(...roundsBlock(v.games, () => []));
   for (const id of ["b-running-card", "b-ready-card", "b-waiting-box"]) $(id).hidden = v.finished || !v.drawn;
   $("b-rounds-card").hidden = !v.drawn;
@@ -674,6 +719,7 @@ function init() {
   });
   $("message-close").addEventListener("click", clearMessage);
   $("form-new").addEventListener("submit", createCompetition);
+  $("import-file").addEventListener("change", importFile);
   $("form-player").addEventListener("submit", addPlayer);
   $("draw").addEventListener("click", draw);
   $("form-start").addEventListener("submit", start);
