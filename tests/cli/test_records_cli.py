@@ -39,7 +39,7 @@ def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     match = Match(config)
     play_match(match, (BaselinePlayer("a", seed=1), BaselinePlayer("b", seed=11)))
     path = tmp_path_factory.mktemp("records") / "match.kaisa"
-    path.write_text(write_match(match), encoding="utf-8")
+    path.write_text(write_match(match, {"Seed": "1", "Event": "Kerhoilta [3.12.]"}), encoding="utf-8")
     return path
 
 
@@ -128,14 +128,34 @@ def test_resume_refuses_a_finished_match_and_an_unknown_one(record_file: Path, t
     assert "no match 99" in unknown.output
 
 
+def test_resume_refuses_options_it_would_ignore(tmp_path: Path) -> None:
+    """A resumed match keeps its own players, seed and clock: --p1 master was silently ignored."""
+    result = invoke("match", "--resume", "1", "--p1", "master", "--seed", "5", "--db", f"sqlite:///{tmp_path / 'k'}")
+    assert result.exit_code == 2
+    assert "leave out --p1, --seed" in result.output
+
+
+def test_piped_output_keeps_lines_apart_and_the_record_has_its_seed(tmp_path: Path) -> None:
+    """issue 16: piped, the live view's last line ran into "Scoresheet", and an empty "final innings:" showed."""
+    record = tmp_path / "m.kaisa"
+    args = [KAISA, "match", "--no-db", "--seed", "3", "--clock", "sim", "--record", str(record)]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=600, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stderr
+    lines = [line.rstrip() for line in done.stdout.splitlines()]
+    assert "Scoresheet" in lines  # a line of its own
+    assert not any(line.rstrip().endswith("final innings:") for line in lines)
+    assert '[Seed "3"]' in record.read_text(encoding="utf-8")
+
+
 def test_ctrl_c_saves_the_match_and_says_how_to_resume_it(tmp_path: Path) -> None:
     """issue 16: Ctrl+C printed nothing and the match stayed 'playing' with no command to resume it. A real
     SIGINT is sent to a real process once it has recorded a few actions."""
     path = tmp_path / "k.sqlite3"
     db = f"sqlite:///{path}"
     env = {**os.environ, "COLUMNS": "80", "NO_COLOR": "1"}
+    record = tmp_path / "so-far.kaisa"
     process = subprocess.Popen(
-        [KAISA, "match", "--p1", "club", "--p2", "club", "--db", db, "--seed", "3"],
+        [KAISA, "match", "--p1", "club", "--p2", "club", "--db", db, "--seed", "3", "--record", str(record)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -159,6 +179,9 @@ def test_ctrl_c_saves_the_match_and_says_how_to_resume_it(tmp_path: Path) -> Non
     assert process.returncode == 130, err
     assert "saved as match 1, resume with kaisa match --resume 1" in err
     assert "Traceback" not in err
+    written = record.read_text(encoding="utf-8")  # --record holds the match so far too
+    assert '[Seed "3"]' in written
+    assert '[Result "*"]' in written
     with open_store(db) as store:
         info = store.match_info(1)
         assert info.status == "playing"

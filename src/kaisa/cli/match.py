@@ -41,11 +41,11 @@ def check_writable(path: Path, option: str = "--record") -> None:
         fail(f"{option} {path}: no permission to write there")
 
 
-def _write_record(match: Match, record: Path) -> None:
+def _write_record(match: Match, record: Path, tags: dict[str, str]) -> None:
     from kaisa.records.notation import write_match
 
     try:
-        record.write_text(write_match(match), encoding="utf-8")
+        record.write_text(write_match(match, tags), encoding="utf-8")
     except OSError as exc:
         fail(f"cannot write {record}: {exc.strerror or exc}")
     console.print(f"notation written to {record}", markup=False, style="dim")
@@ -89,6 +89,14 @@ def match_command(
     check_kinds("--p2", [p2])
     if resume is not None and no_db:
         fail("--resume plays on a stored match, so it needs the database: leave out --no-db")
+    if resume is not None:
+        given = [
+            name
+            for name, value, default in (("--p1", p1, "baseline"), ("--p2", p2, "baseline"), ("--seed", seed, 1))
+            if value != default
+        ] + (["--clock"] if clock != "off" else [])
+        if given:
+            fail(f"--resume plays the stored match with its own players, seed and clock: leave out {', '.join(given)}")
     if record is not None:
         check_writable(record)
     players = [PlayerInfo(f"{p1} 1", p1), PlayerInfo(f"{p2} 2", p2)]
@@ -97,6 +105,7 @@ def match_command(
     except ValueError as exc:
         fail(exc)
     match_id: int | None = None
+    tags = {"Seed": str(seed)}  # the notation's free tags; a stored match's own (kaisa matches export writes them too)
     try:
         if no_db:
             sessions = Sessions()
@@ -112,6 +121,7 @@ def match_command(
                 match_id = resume
             else:
                 match_id = sessions.create(players, clock=ClockConfig(clock), seed=seed)
+            tags = store.match_info(match_id).record_tags()
     except KaisaError as exc:
         fail(exc)
     ensure_physics_ready()
@@ -126,13 +136,17 @@ def match_command(
                 live.update(match_view(session.match, session.match.stack[-1], lang=lang))
 
             session.play_out(on_played)
+        if not console.is_terminal:
+            console.print()  # rich's last frame to a pipe or a file ends without a newline
     except KeyboardInterrupt:
         if match_id is not None:
+            if record is not None:
+                _write_record(sessions.store.resume(match_id), record, tags)
             err_console.print(
                 f"interrupted: saved as match {match_id}, resume with kaisa match --resume {match_id}", markup=False
             )
         elif record is not None and session is not None:
-            _write_record(session.match, record)
+            _write_record(session.match, record, tags)
             err_console.print(f"interrupted: the match so far is in {record} (not in a database: --no-db)")
         else:
             err_console.print("interrupted: nothing saved (--no-db without --record)", markup=False)
@@ -153,4 +167,4 @@ def match_command(
     if match_id is not None:
         console.print(f"match {match_id} stored in {sessions.store.url}", markup=False, style="dim")
     if record is not None:
-        _write_record(match, record)
+        _write_record(match, record, tags)

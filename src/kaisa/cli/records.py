@@ -53,9 +53,10 @@ def replay_command(
     check_lang(lang)
     text = read_text(file, "match record")
     try:
-        actions = len(parse_record(text).actions)
+        record = parse_record(text)
     except KaisaError as exc:
         fail(exc)
+    actions = len(record.actions)
     ensure_physics_ready()
     try:
         with progress() as bar:
@@ -74,7 +75,9 @@ def replay_command(
 
         store = _open(db)
         try:
-            match_id = store.import_match(match, unique=True)
+            seed_tag = record.tags.get("Seed", "")
+            seed = int(seed_tag) if seed_tag.isdigit() and int(seed_tag) < 2**63 else None  # free text in a record
+            match_id = store.import_match(match, unique=True, event=record.tags.get("Event") or None, seed=seed)
         except DuplicateMatchError as exc:
             console.print(f"already stored as match {exc.match_id} in {store.url}: not stored again", markup=False)
             return
@@ -205,7 +208,7 @@ def matches_export(
 
     store = _open(db)
     try:
-        text = write_match(store.resume(match_id))
+        text = write_match(store.resume(match_id), store.match_info(match_id).record_tags())
     except KaisaError as exc:
         fail(exc)
     if out is None:

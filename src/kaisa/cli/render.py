@@ -167,7 +167,7 @@ def match_view(match: Any, entry: Any = None, lang: str = "en") -> Group:
         left = max(0.0, clock.limit - clock.elapsed)
         final = (
             ""
-            if clock.final_innings is None
+            if not clock.final_innings  # none yet, or all played
             else f"; {w['final innings']}: {' '.join(b.value for b in clock.final_innings)}"
         )
         parts.append(

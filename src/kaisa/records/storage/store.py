@@ -108,6 +108,17 @@ class MatchInfo:
     table_label: str | None = None
     """The club's number or name of the physical table (a club match)."""
 
+    def record_tags(self) -> dict[str, str]:
+        """The match notation's free tags this stored match knows (``write_match(match, info.record_tags())``):
+        the players' seed and the club night. (Not the day it was stored: for an imported record that is not the
+        day it was played.)"""
+        tags: dict[str, str] = {}
+        if self.seed is not None:
+            tags["Seed"] = str(self.seed)
+        if self.event:
+            tags["Event"] = self.event
+        return tags
+
 
 @dataclass(frozen=True)
 class StoredAction:
@@ -404,9 +415,16 @@ class Store:
         with self._read(f"checking the token of match {match_id}") as session:
             stored = self._match(session, match_id).token_hash
         if stored is None:
-            raise AccessDeniedError(f"match {match_id} is not kept with a token")
+            raise AccessDeniedError(
+                f"match {match_id} is not kept with a token",
+                fi=f"Ottelua {match_id} ei kirjata kirjurin linkillä: sitä pelataan selaimen pöydällä.",
+            )
         if token is None or not hmac.compare_digest(stored, _token_hash(token)):
-            raise AccessDeniedError(f"the token for match {match_id} is missing or wrong: use the marker's link")
+            raise AccessDeniedError(
+                f"the token for match {match_id} is missing or wrong: use the marker's link",
+                fi=f"Ottelun {match_id} kirjuritunniste puuttuu tai on väärä: avaa kirjurin linkki, joka näytettiin "
+                "ottelua luotaessa.",
+            )
 
     def recorder(self, match_id: int) -> MatchRecorder:
         """The ``on_entry`` callback for ``play_match`` that records match ``match_id``'s actions."""
