@@ -42,7 +42,7 @@ from kaisa.game import (
     TakeBreak,
     action_to_json,
 )
-from kaisa.game.marking import Marks, check_state, correct, marked_shot
+from kaisa.game.marking import MarkingError, Marks, check_state, correct, marked_shot
 from kaisa.game.match import Simulator
 from kaisa.model import BallId, Event, Position, ShotRecord, Stroke
 from kaisa.players import (
@@ -539,11 +539,19 @@ class MatchSession:
         stroke no longer fits), then rewritten in one transaction."""
         match = self.store.resume(self.id)
         if not 0 <= index < len(match.stack) or not isinstance(match.stack[index].action, MarkedShot):
-            raise IllegalActionError(f"action {index} of match {self.id} is not an entered stroke")
+            strokes = sum(isinstance(e.action, MarkedShot) for e in match.stack)
+            raise MarkingError(
+                "not-a-stroke",
+                f"Korjattavaa lyöntiä ei löydy: vain kirjattuja lyöntejä voi korjata, ja ottelussa on {strokes} "
+                "kirjattua lyöntiä. Valitse korjattava lyönti lyöntiluettelosta.",
+                f"There is no such stroke to correct: only entered strokes can be corrected, and the match has "
+                f"{strokes} (action {index} of match {self.id} is not one). Choose the stroke in the list of strokes.",
+            )
         old = match.stack[index].action
         assert isinstance(old, MarkedShot)
         before = match.stack[index].before
-        fixed = correct(match, index, marked_shot(before, call, marks, old.seconds))
+        names = {BallId(p["cue_ball"]): p["name"] for p in self.view().players if p.get("cue_ball")}
+        fixed = correct(match, index, marked_shot(before, call, marks, old.seconds), names)
         return self.rewrite(index, fixed, key=key)
 
     def start_break(self, cue_ball: BallId, since: datetime | None = None) -> RunningBreak:

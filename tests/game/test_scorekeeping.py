@@ -384,7 +384,7 @@ def test_a_corrected_stroke_is_replayed_with_every_later_stroke_re_entered():
     assert match.state.game.scores[W1] == 6
     # the break's kaisa pot is corrected to a miss: W2 comes to the table, and the later strokes are re-entered
     # (stroke 4 was W1's, so it is now refused: it would be W2's)
-    with pytest.raises(IllegalActionError, match="stroke 2 would be W2's, but it was entered as W1's"):
+    with pytest.raises(IllegalActionError, match="stroke 2 would be played by the W2 player, but it was entered for the W1 player"):
         correct(match, 3, Marks(first_contact=K, place=(0.5, 0.3), moves={W1: (0.6, 1.1)}))
     # correcting the last stroke instead: the white potted without a player's touch
     fixed = correct(match, 5, Marks(pots=((W2, PocketId.ML),), first_contact=W2))
@@ -393,7 +393,7 @@ def test_a_corrected_stroke_is_replayed_with_every_later_stroke_re_entered():
     assert match.stack[5].outcome.ruling is not None
     assert fixed.stack[5].outcome.ruling.fouls != match.stack[5].outcome.ruling.fouls
     # removing W1's missed stroke would make W2's later stroke W1's: refused
-    with pytest.raises(IllegalActionError, match="stroke 3 would be W1's"):
+    with pytest.raises(IllegalActionError, match="stroke 3 would be played by the W1 player"):
         correct(match, 4, None)
     removed = correct(match, 5, None)
     assert len(removed.stack) == len(match.stack) - 1

@@ -177,8 +177,8 @@ def test_a_correction_recomputes_everything_after_it(server: str):
         assert refused.status_code == 409
         said = refused.json()
         assert said["code"] == "correction-turn"
-        assert "stroke 2 would be W2's" in said["en"]  # strokes as the marker numbers them (1 is the break)
-        assert "lyönti 2 olisi pelaajan W2 lyönti" in said["fi"]
+        assert "stroke 2 would be played by Eero (W2)" in said["en"]  # strokes as the marker numbers them
+        assert said["fi"].startswith("Korjauksen jälkeen lyönnin 2 lyöisi Eero (W2), mutta se kirjattiin lyöjälle")
         assert state(client, match_id) == before
 
 

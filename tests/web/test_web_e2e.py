@@ -972,7 +972,7 @@ def test_a_hint_is_drawn_taken_or_dismissed_and_changes_nothing(
         page.get_by_test_id("hint-take").click()
         expect(page.get_by_test_id("hint-box")).to_be_hidden()
         expect(page.get_by_test_id("call-text")).to_have_value(hint["call"])
-        direction = float(page.get_by_test_id("direction").input_value())
+        direction = float(page.get_by_test_id("direction").input_value().replace(",", ".").replace("−", "-"))
         assert (direction - hint["stroke"]["direction"] + 180) % 360 - 180 == pytest.approx(0, abs=0.006)
         assert point(page, "data-cue") == pytest.approx(tuple(hint["stroke"]["place"]), abs=1e-3)
         assert live.api("GET", f"/api/matches/{match_id}") == before

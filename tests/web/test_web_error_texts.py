@@ -174,3 +174,49 @@ def test_the_markers_bad_entry_is_refused_in_finnish_naming_the_field_and_the_po
     ).json()
     assert "kaksoiskosketus (7d)" in flag["fi"], flag
     assert "kyllä tai ei" in flag["fi"], flag
+
+
+def _club_match(client: TestClient) -> tuple[int, dict[str, str]]:
+    made = client.post("/api/club/matches", json={"players": ["Aino", "Eero"]}).json()
+    match_id, token = made["match"]["id"], {"X-Kaisa-Token": made["token"]}
+    placed = client.post(f"/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=token)
+    assert placed.status_code == 200, placed.text
+    return match_id, token
+
+
+def test_the_markers_refusals_are_sentences_naming_strokes_and_players(client: TestClient) -> None:
+    """issue 18: a correction of something that is not a stroke, a correction that would change whose stroke a
+    later one is, and a wrong marker's link each say in Finnish what is wrong and what to do, with the stroke
+    numbers the marker sees and the players' names."""
+    match_id, token = _club_match(client)
+
+    def enter(call: str | None, **marks: object) -> None:
+        answer = client.post(
+            f"/api/club/matches/{match_id}/strokes", json={"call": call, "marks": marks}, headers=token
+        )
+        assert answer.status_code == 200, answer.text
+
+    enter("K FL", pots=[["K", "FL"]], first_contact="K", place=[0.5, 0.3])  # Aino scores and plays on
+    enter("R1 HR", first_contact="R1")  # Aino misses: Eero's turn
+    enter(None, first_contact="R2")
+    url = f"/api/club/matches/{match_id}/strokes"
+    nothing = client.put(f"{url}/99", json={"call": None, "marks": {"first_contact": "R1"}}, headers=token).json()
+    assert nothing["fi"].startswith("Korjattavaa lyöntiä ei löydy: vain kirjattuja lyöntejä voi korjata"), nothing
+    assert "3 kirjattua lyöntiä" in nothing["fi"]
+    assert nothing["en"].startswith("There is no such stroke to correct"), nothing
+    assert not english_in(nothing["fi"]), nothing["fi"]
+    actions = client.get(f"/api/matches/{match_id}/actions").json()
+    first = next(a["index"] for a in actions if a["action"]["kind"] == "marked")  # the break, stroke 1
+    turned = client.put(
+        f"{url}/{first}", json={"call": None, "marks": {"first_contact": "R1", "place": [0.5, 0.3]}}, headers=token
+    )
+    assert turned.status_code == 409, turned.text
+    said = turned.json()
+    assert said["fi"] == (
+        "Korjauksen jälkeen lyönnin 2 lyöisi Eero (W2), mutta se kirjattiin lyöjälle Aino (W1). "
+        "Peru kirjaukset siihen asti tai korjaa sekin."
+    ), said
+    assert said["en"].startswith("After the correction, stroke 2 would be played by Eero (W2)"), said
+    wrong = client.post(url, json={"marks": {}}, headers={"X-Kaisa-Token": "wrong-token-of-some-length"})
+    assert wrong.status_code == 403
+    assert "kirjuritunniste puuttuu tai on väärä: avaa kirjurin linkki" in wrong.json()["fi"], wrong.json()

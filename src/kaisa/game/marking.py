@@ -16,8 +16,10 @@ them (1, 2, 3, ... from the break), never action indexes.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from kaisa.call import Call
+from kaisa.errors import KaisaError, error_text
 from kaisa.game.match import IllegalActionError, Match
 from kaisa.game.state import Action, MarkedShot, MatchState, Phase
 from kaisa.model import BallId, Position
@@ -38,7 +40,18 @@ class MarkingError(IllegalActionError):
     def __init__(self, code: str, fi: str, en: str) -> None:
         super().__init__(en)
         self.code = code
-        self.text = Text(fi, en)
+        self.text = Text(_sentence(fi), _sentence(en))
+        """The refusal for people: each language as a sentence (capital first, a full stop at the end)."""
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
+
+
+def _clause(text: str) -> str:
+    """A sentence of another refusal as a part of a sentence (lower case first, no full stop)."""
+    return (text[:1].lower() + text[1:]).rstrip(".")
 
 
 def stroke_number(match: Match, index: int) -> int:
@@ -150,12 +163,24 @@ def check_state(state: MatchState, spec: TableSpec = OFFICIAL) -> None:
                 )
 
 
-def correct(match: Match, index: int, replacement: Action | Marks | None) -> Match:
+def correct(
+    match: Match, index: int, replacement: Action | Marks | None, names: Mapping[BallId, str] | None = None
+) -> Match:
     """``match`` (with its stack) replayed with action ``index`` replaced (or removed, with ``None``); a
     :class:`Marks` replacement is entered against the state at ``index`` with the old stroke's call and
     seconds. Every later marked stroke is re-entered from its marks against the new positions, so a changed
     respot moves with the correction. Raises :class:`IllegalActionError` naming the first action that no longer
-    fits (for example a later stroke from hand after the correction leaves its cue ball on the table)."""
+    fits (for example a later stroke from hand after the correction leaves its cue ball on the table); ``names``
+    (the players by their cue balls) name the players in it."""
+
+    def who(ball: BallId) -> str:
+        name = (names or {}).get(ball)
+        return f"{name} ({ball.value})" if name else f"{ball.value}-pelaaja"
+
+    def who_en(ball: BallId) -> str:
+        name = (names or {}).get(ball)
+        return f"{name} ({ball.value})" if name else f"the {ball.value} player"
+
     if not 0 <= index < len(match.stack):
         raise MarkingError(
             "no-such-entry",
@@ -180,10 +205,10 @@ def correct(match: Match, index: int, replacement: Action | Marks | None) -> Mat
                 number = stroke_number(match, later)
                 raise MarkingError(
                     "correction-turn",
-                    f"korjauksen jälkeen lyönti {number} olisi pelaajan {now.value} lyönti, mutta se merkittiin "
-                    f"pelaajan {then.value} lyönniksi: peru merkinnät siihen asti tai korjaa sekin",
-                    f"after the correction, stroke {number} would be {now.value}'s, but it was entered as "
-                    f"{then.value}'s: undo back to it, or correct it too",
+                    f"Korjauksen jälkeen lyönnin {number} lyöisi {who(now)}, mutta se kirjattiin lyöjälle "
+                    f"{who(then)}. Peru kirjaukset siihen asti tai korjaa sekin.",
+                    f"After the correction, stroke {number} would be played by {who_en(now)}, but it was entered "
+                    f"for {who_en(then)}. Undo the entries back to it, or correct it too.",
                 )
             marks = marks_of(action.entry, entry.before)
             try:
@@ -203,11 +228,11 @@ def correct(match: Match, index: int, replacement: Action | Marks | None) -> Mat
 
 def _no_longer_fits(match: Match, index: int, exc: Exception) -> MarkingError:
     number = stroke_number(match, index)
-    fi = exc.text.fi if isinstance(exc, MarkingError) else str(exc)
+    text = error_text(exc) if isinstance(exc, KaisaError) else Text(str(exc), str(exc))
     return MarkingError(
         "correction-conflict",
-        f"korjauksen jälkeen lyönti {number} ei enää sovi: {fi}",
-        f"after the correction, stroke {number} no longer fits: {exc}",
+        f"korjauksen jälkeen lyönti {number} ei enää sovi: {_clause(text.fi)}",
+        f"after the correction, stroke {number} no longer fits: {_clause(text.en)}",
     )
 
 

@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kaisa import __version__
-from kaisa.call import parse_call
+from kaisa.call import CallError, parse_call
 from kaisa.competition.store import UnknownCompetitionError
 from kaisa.errors import KaisaError, error_text
 from kaisa.game import IllegalActionError
@@ -153,8 +153,16 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     def check_call(body: schemas.CallCheckIn) -> schemas.CallCheckOut:
         """Parse a call in the call notation and say whether ``shooter`` may make it, and, given a match or a
         position and state, why it cannot score there (the break, 2.1, from hand; from the referee)."""
-        call = parse_call(body.call)
-        call.check_shooter(BallId(body.shooter))
+        try:
+            call = parse_call(body.call)
+            call.check_shooter(BallId(body.shooter))
+        except CallError as refused:
+            if not body.verdict:
+                raise
+            said = error_text(refused)
+            return schemas.CallCheckOut(
+                valid=False, call="", ball="", pocket="", code=refused.code, fi=said.fi, en=said.en
+            )
         from kaisa.call import format_call
 
         prospects = service.call_prospects(call, body.match, body.position, body.state)

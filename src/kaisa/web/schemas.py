@@ -161,15 +161,26 @@ class CallCheckIn(Strict):
     match: int | None = Field(None, description="check the call in this match's state (the break, 2.1, from hand)")
     position: PositionIn | None = Field(None, description="or in this position (study), with ``state``")
     state: dict[str, Any] | None = Field(None, description="the referee's game state JSON for ``position``")
+    verdict: bool = Field(
+        False,
+        description="answer a call that cannot be accepted with 200 and valid false (its code, fi, en) instead of "
+        "422: a page checking the call as a person types it has no failed request to log",
+    )
 
 
 class CallCheckOut(BaseModel):
+    valid: bool = True
+    """False only when ``verdict`` was asked and the call cannot be accepted: then ``code``, ``fi`` and ``en``
+    say why, as the 422 answer would, and ``call``, ``ball`` and ``pocket`` are empty."""
     call: str
     """The call written back in the notation's canonical form."""
     ball: str
     pocket: str
     prospects: list[dict[str, Any]] = []
     """Why the call cannot score in the given state, each with its clause and fi/en texts (empty: it can)."""
+    code: str | None = None
+    fi: str | None = None
+    en: str | None = None
 
 
 class BreakIn(Strict):

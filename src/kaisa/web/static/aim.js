@@ -70,7 +70,7 @@ export function previewFor(mode) {
         done = resolve;
       });
       try {
-        preview = previewOf(await request.send());
+        preview = previewOf(await request.send(), request.called);
       } catch (error) {
         preview = { paths: {}, text: error.message, pots: false, error: true };
       } finally {
@@ -105,7 +105,7 @@ export function clearPreview() {
   if (box) box.textContent = "";
 }
 
-function previewOf(answer) {
+function previewOf(answer, called = true) {
   const record = answer.record || {};
   const tr = record.trajectories || { balls: {} };
   const paths = {};
@@ -119,6 +119,7 @@ function previewOf(answer) {
   let text;
   if (ruling.legal_pot) text = t("preview.pots", { points: signed });
   else if (ruling.fouls && ruling.fouls.length) text = t("preview.foul", { points: signed });
+  else if (!called) text = t("preview.noCall", { points: signed }); // nothing was called: nothing could go in
   else text = t("preview.misses", { points: signed });
   return { paths, pots: Boolean(ruling.legal_pot), points, text };
 }

@@ -6,7 +6,7 @@ import { api, serverNow } from "./api.js";
 import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./controls.js";
 import { applyLabels, lang, levelDescription, levelName, onLangChange, serverText, setLang, setPlayerKinds, t } from "./i18n.js";
 import * as placement from "./placement.js";
-import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
+import { ballChip, el, fmtClock, fmtPoints, rulingItem, shownNotes } from "./ui.js";
 import { fmtDecimal } from "./controls.js";
 import * as aids from "./aim.js";
 import * as sound from "./sound.js";
@@ -382,7 +382,7 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
     };
     for (const item of ruling.items) add(rulingItem(item, "item"), item);
     for (const item of ruling.fouls) add(rulingItem(item, "foul"), item);
-    for (const item of ruling.notes) add(rulingItem(item, "note"), item);
+    for (const item of shownNotes(ruling)) add(rulingItem(item, "note"), item);
     for (const note of outcome.notes || []) add(el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(note)), null);
     const summary = el(
       "p",
@@ -931,8 +931,9 @@ class MatchMode {
     const cue = this.cuePosition();
     if (!cue || this.busy() || (v.from_hand && !this.place)) return null;
     const text = app.call.current().text || null;
+    if (text && !app.call.accepted(text)) return null; // a call not (yet) accepted gets no preview
     const stroke = this.strokeNow();
-    return { key: JSON.stringify([v.actions, text, stroke]), send: () => api.preview(this.id, text, stroke) };
+    return { key: JSON.stringify([v.actions, text, stroke]), called: Boolean(text), send: () => api.preview(this.id, text, stroke) };
   }
 
   // --- the hint ---
@@ -1842,7 +1843,7 @@ class StudyMode {
           { "data-testid": "advice-item", class: "advice-item", onclick: () => this.useAdvice(i) },
           el("span", { class: "mono strong" }, a.call ?? `(${t("study.safety")})`),
           " ",
-          el("span", { class: "hint" }, [t("study.pPot", { p: Math.round(a.p_pot * 100) }), t("study.ev", { e: a.expected_points.toFixed(2) }), t("study.pFoul", { p: Math.round(a.p_foul * 100) }), t("study.leave", { v: (a.position_value >= 0 ? "+" : "") + a.position_value.toFixed(2) })].join(" · ")),
+          el("span", { class: "hint" }, [t("study.pPot", { p: Math.round(a.p_pot * 100) }), t("study.ev", { e: fmtNum(a.expected_points, 2) }), t("study.pFoul", { p: Math.round(a.p_foul * 100) }), t("study.leave", { v: (a.position_value >= 0 ? "+" : "") + fmtNum(a.position_value, 2) })].join(" · ")),
         ),
       ),
     );
@@ -1925,9 +1926,10 @@ class StudyMode {
   previewRequest() {
     if (!this.position[this.shooter]) return null;
     const text = app.call.current().text || null;
+    if (text && !app.call.accepted(text)) return null; // a call not (yet) accepted gets no preview
     const stroke = this.strokeNow();
     const body = { position: { balls: this.position }, stroke, call: text, state: this.gameState() };
-    return { key: JSON.stringify(body), send: () => api.studyShot(body) };
+    return { key: JSON.stringify(body), called: Boolean(text), send: () => api.studyShot(body) };
   }
 
   setShooter(ball) {

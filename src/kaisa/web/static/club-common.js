@@ -6,7 +6,7 @@ import "./club-strings.js";
 import { serverTime } from "./club-queue.js";
 import { ruleText, serverText, t } from "./i18n.js";
 import { TableView } from "./table.js";
-import { ballChip, el, fmtClock, fmtPoints, rulingItem } from "./ui.js";
+import { ballChip, el, fmtClock, fmtPoints, rulingItem, shownNotes } from "./ui.js";
 
 export const $ = (id) => document.getElementById(id);
 export const CUE_BALLS = ["W1", "W2"];
@@ -95,7 +95,8 @@ export function renderClock(box, view, since) {
     el("span", { class: "clock-time mono", "data-testid": "clock-time" }, `${fmtClock(c.elapsed)} / ${fmtClock(c.limit)}`),
   );
   if (c.final) {
-    const text = c.final.length ? t("clock.final", { left: c.final.join(", ") }) : t("clock.over");
+    const left = c.final.map((ball) => nameOf(view, ball)).join(", "); // whose innings, by the players' names
+    const text = c.final.length ? t("clock.final", { left }) : t("clock.over");
     box.append(el("span", { class: "tag warn", "data-testid": "clock-final" }, text));
   } else if (c.up) {
     box.append(el("span", { class: "tag warn", "data-testid": "clock-up" }, t("club.clock.up")));
@@ -240,7 +241,8 @@ export function headline(view) {
   if (!last) return "";
   const r = last.ruling;
   if (r) {
-    const main = r.fouls[0] || r.items[0] || r.notes[r.notes.length - 1];
+    const notes = shownNotes(r);
+    const main = r.fouls[0] || r.items[0] || notes[notes.length - 1];
     const parts = [whoOf(view, r.shooter)];
     if (main) parts.push(`${ruleText(main)} (§ ${main.clause})`);
     parts.push(t("ruling.points", { points: fmtPoints(r.points) }));
@@ -265,7 +267,7 @@ export function rulingBlock(outcome, { who = null, call } = {}) {
     const list = el("ul", { class: "ruling-items" });
     for (const item of ruling.items) list.append(rulingItem(item, "item"));
     for (const item of ruling.fouls) list.append(rulingItem(item, "foul"));
-    for (const item of ruling.notes) list.append(rulingItem(item, "note"));
+    for (const item of shownNotes(ruling)) list.append(rulingItem(item, "note"));
     for (const note of outcome.notes || []) list.append(el("li", { class: "ruling-item note", "data-testid": "outcome-note" }, serverText(note)));
     box.append(
       list,

@@ -1,8 +1,11 @@
 // The stroke controls (direction, power, cue-tip offset, elevation) and the call builder.
 
 import { api } from "./api.js";
-import { lang, ruleText, t } from "./i18n.js";
+import { onLangChange, ruleText, t } from "./i18n.js";
 import { POCKET_IDS } from "./table.js";
+import { fmtDecimal, parseDecimal } from "./ui.js";
+
+export { fmtDecimal };
 
 export const MAX_TIP = 0.5; // fractions of the ball radius: sqrt(side² + follow²) <= 0.5
 const $ = (id) => document.getElementById(id);
@@ -13,12 +16,6 @@ export function normaliseDirection(d) {
   let x = ((d % 360) + 360) % 360;
   if (x > 180) x -= 360;
   return Math.round(x * 10000) / 10000;
-}
-
-/** `x` with `digits` decimals in the page's language (a decimal comma in Finnish). */
-export function fmtDecimal(x, digits = 2) {
-  const text = Number(x).toFixed(digits);
-  return lang() === "fi" ? text.replace(".", ",").replace("-", "−") : text;
 }
 
 export class StrokeControls {
@@ -33,12 +30,23 @@ export class StrokeControls {
     this.tip = $("tip");
     this.tipOut = $("tip-out");
     this.direction.addEventListener("change", () => {
-      const v = Number(this.direction.value);
+      const v = parseDecimal(this.direction.value); // "99,73" in Finnish, "99.73" in either language
       if (Number.isFinite(v)) this.set({ direction: normaliseDirection(v) });
+      else this.render(); // not a number: the field shows the direction it kept
     });
     for (const button of document.querySelectorAll("[data-nudge]")) {
       button.addEventListener("click", () => this.set({ direction: normaliseDirection(this.value.direction + Number(button.dataset.nudge)) }));
+      const nudge = Number(button.dataset.nudge);
+      const label = () => {
+        const digits = Math.abs(nudge) >= 1 ? 0 : Math.round(-Math.log10(Math.abs(nudge)));
+        const text = `${nudge > 0 ? "+" : "−"}${fmtDecimal(Math.abs(nudge), digits)}°`;
+        button.textContent = text;
+        button.setAttribute("aria-label", text);
+      };
+      label();
+      onLangChange(label);
     }
+    onLangChange(() => this.render()); // the direction in the new language's decimals
     this.speed.addEventListener("input", () => this.set({ speed: Number(this.speed.value) }));
     // the power bar: press and pull down (or up) along it; the fill and m/s follow the finger
     this.powerBar = $("power-bar");
@@ -108,7 +116,7 @@ export class StrokeControls {
 
   render() {
     const v = this.value;
-    if (document.activeElement !== this.direction) this.direction.value = v.direction.toFixed(2);
+    if (document.activeElement !== this.direction) this.direction.value = fmtDecimal(v.direction, 2);
     this.speed.value = String(v.speed);
     this.speedOut.textContent = `${fmtDecimal(v.speed, 2)} m/s`;
     this.powerFill.style.width = `${((v.speed - 0.1) / (MAX_SPEED - 0.1)) * 100}%`;
@@ -299,6 +307,13 @@ export class CallControls {
     this._timer = setTimeout(() => this.check(), delay);
   }
 
+  /** Whether `text` is the call as checked and accepted (a preview is asked only for such a call: a mistyped
+   * one would only be refused). */
+  accepted(text) {
+    const c = this.checked;
+    return Boolean(c && c.ok && c.text === String(text).trim());
+  }
+
   /** Check the current text with the server; resolves to {ok, call, error}. */
   async check() {
     const text = this.text.value.trim();
@@ -308,14 +323,17 @@ export class CallControls {
       // where the call would be played (a match or a study position), so the referee can say whether it can
       // score there: the break, 2.1, from hand
       const where = this.where ? this.where() : {};
-      const answer = await api.checkCall(text, this.shooter, where || {});
-      result = { text, ok: true, call: answer.call, ball: answer.ball, pocket: answer.pocket, prospects: answer.prospects || [] };
+      // verdict: a call that cannot be accepted is answered 200 with its reason (no failed request in the console)
+      const answer = await api.checkCall(text, this.shooter, { ...(where || {}), verdict: true });
+      if (answer.valid === false) result = { text, ok: false, error: ruleText(answer) };
+      else result = { text, ok: true, call: answer.call, ball: answer.ball, pocket: answer.pocket, prospects: answer.prospects || [] };
     } catch (error) {
       result = { text, ok: false, error: error.message };
     }
     if (seq === this._seq) {
       this.checked = result;
       this.renderStatus();
+      this.changed(); // a preview waits for the call to be checked
     }
     return result;
   }

@@ -4,6 +4,8 @@
 // Orientation: portrait, the head (break end, y = 0) at the bottom and the foot at the top, so "left"
 // (x = 0) is on the left as seen from the head end, as in REFERENCE.md.
 
+import { fmtDecimal } from "./ui.js";
+
 const CUSHION = 0.05; // m: drawn cushion depth behind the nose
 const WOOD = 0.085; // m: drawn frame width outside the cushions
 const MARGIN = CUSHION + WOOD;
@@ -778,7 +780,7 @@ export class TableView {
     }
     this._pixels();
     const [x, y] = this.toPx(labelAt);
-    const text = advice.label || `${index + 1}: ${Math.round(advice.p_pot * 100)}% · ${advice.expected_points.toFixed(1)}`;
+    const text = advice.label || `${index + 1}: ${Math.round(advice.p_pot * 100)} % · ${fmtDecimal(advice.expected_points, 1)}`;
     ctx.font = `bold ${Math.max(10, Math.round(this.scale * 0.05))}px system-ui, sans-serif`;
     const w = ctx.measureText(text).width + 8;
     // the first place near its ball where the label covers no ball and no other label

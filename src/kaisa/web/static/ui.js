@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the browser table (app.js) and the club pages (club.js, scoreboard.js).
 
-import { ruleText, t } from "./i18n.js";
+import { lang, ruleText, t } from "./i18n.js";
 
 /** An element with attributes (`class`, `text`, `dataset`, `on<event>` listeners) and children. */
 export function el(tag, attrs = {}, ...children) {
@@ -33,6 +33,32 @@ export function fmtClock(seconds) {
 /** A small ball (W1 one dot, W2 two dots, red, yellow). */
 export function ballChip(ball) {
   return el("span", { class: `chip ball-${ball || "none"}`, title: ball || "", "aria-label": ball || "" });
+}
+
+/** `x` with `digits` decimals in the page's language (a decimal comma and a real minus sign in Finnish): the
+ * one number formatting of the pages. */
+export function fmtDecimal(x, digits = 2) {
+  const text = Number(x).toFixed(digits);
+  return lang() === "fi" ? text.replace(".", ",").replace("-", "−") : text;
+}
+
+/** A number as a person types it in either language: a decimal comma or point, a hyphen or a minus sign. */
+export function parseDecimal(text) {
+  const cleaned = String(text).trim().replace(/\s/g, "").replace(",", ".").replace(/^[−–]/, "-");
+  return cleaned === "" || !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(cleaned) ? NaN : Number(cleaned);
+}
+
+/** Whether a ruling note is the catalogue's "1.3 rattles" sentence (jaw rattles before the drop need no call):
+ * it is only said with a legal pot and changes nothing, so the pages leave it out (it stays in the stored
+ * ruling and its clause list). Read by its English wording, old ("Jaw rattles (") and current. */
+function isRattleNote(item) {
+  return item.clause === "1.3" && !item.points && /^(Rattling in the jaws|Jaw rattles \()/.test(item.en || "");
+}
+
+/** The notes of a ruling worth showing: no rattle note (it changed nothing) and, once the stroke ended the game,
+ * no respot notes (section 4: where balls go and who plays from hand next, when there is no next turn). */
+export function shownNotes(ruling) {
+  return (ruling.notes || []).filter((n) => !isRattleNote(n) && !(ruling.game_over && n.clause.startsWith("4")));
 }
 
 /** One item of a ruling ({clause, points, fi, en}) as a list item citing its clause. */
