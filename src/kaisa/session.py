@@ -427,11 +427,17 @@ class MatchSession:
     # --- playing -----------------------------------------------------------------------------------------
 
     def push(
-        self, action: Action, *, key: str | None = None, check: Callable[[MatchState], None] | None = None
+        self,
+        action: Action,
+        *,
+        key: str | None = None,
+        check: Callable[[MatchState], None] | None = None,
+        body: str | None = None,
     ) -> Played:
         """Play ``action`` and record it in one transaction (with its executed strokes). ``check`` may refuse
         the state the action leads to (nothing is recorded then). With an entry ``key`` (made by the client)
-        the key and this answer are recorded in the same transaction: see :meth:`answered`."""
+        the key and this answer are recorded in the same transaction: see :meth:`answered`; ``body`` (a hash of
+        the request) is stored in the answer, so that the key sent again with another request can be refused."""
         before = self.match.state
         outcome = self.match.push(action)
         entry = self.match.stack[-1]
@@ -442,9 +448,7 @@ class MatchSession:
                 self.match.pop()
                 raise
         if self.recorded:
-            keyed = None
-            if key is not None:
-                keyed = EntryKey(key, lambda index, at: self._played(entry, outcome, index or 0, at).to_json())
+            keyed = _entry_key(key, body, lambda index, at: self._played(entry, outcome, index or 0, at).to_json())
             try:
                 recorded = self.store.record(self.id, Entry(entry.action, before, outcome), self.match.state, key=keyed)
             except BaseException:
@@ -525,15 +529,19 @@ class MatchSession:
             raise NotYourTurnError(f"it is player {mover + 1}'s ({self.info.players[mover].name}) turn, a person's")
         return push_nudged(self.push, decide_action(self.match, [player, player]))
 
-    def mark(self, call: Call | None, marks: Marks, seconds: float = 0.0, *, key: str | None = None) -> Played:
+    def mark(
+        self, call: Call | None, marks: Marks, seconds: float = 0.0, *, key: str | None = None, body: str | None = None
+    ) -> Played:
         """A stroke at a real table as its marker entered it (the referee rules the marker's facts); an entry
         that would leave the balls where no table can have them is refused (:func:`check_state`)."""
         state = self.match.state
         if state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
             raise IllegalActionError(f"the match is in phase {state.phase.value}: no stroke is due")
-        return self.push(marked_shot(state, call, marks, seconds), key=key, check=check_state)
+        return self.push(marked_shot(state, call, marks, seconds), key=key, check=check_state, body=body)
 
-    def correct(self, index: int, call: Call | None, marks: Marks, *, key: str | None = None) -> MatchView:
+    def correct(
+        self, index: int, call: Call | None, marks: Marks, *, key: str | None = None, body: str | None = None
+    ) -> MatchView:
         """Correct the entered stroke at action ``index``: the match is replayed with it changed and every later
         stroke re-entered against the positions the correction leads to (refused, with the reason, when a later
         stroke no longer fits), then rewritten in one transaction."""
@@ -552,7 +560,7 @@ class MatchSession:
         before = match.stack[index].before
         names = {BallId(p["cue_ball"]): p["name"] for p in self.view().players if p.get("cue_ball")}
         fixed = correct(match, index, marked_shot(before, call, marks, old.seconds), names)
-        return self.rewrite(index, fixed, key=key)
+        return self.rewrite(index, fixed, key=key, body=body)
 
     def start_break(self, cue_ball: BallId, since: datetime | None = None) -> RunningBreak:
         """A player's break (6) begins (``since``: when, default now): noted in the store, so that it survives a
@@ -583,11 +591,11 @@ class MatchSession:
                     noted.append(RunningBreak.from_json(answer))
         return max(noted, key=lambda b: b.since, default=None)
 
-    def undo_entry(self, *, keep: int = 0, key: str | None = None) -> MatchView:
+    def undo_entry(self, *, keep: int = 0, key: str | None = None, body: str | None = None) -> MatchView:
         """A marker takes back the last entry (any clock), never the first ``keep`` actions."""
         if self.info.actions <= keep:
             raise IllegalActionError("there is no entered stroke or placement to undo")
-        self.store.undo(self.id, key=None if key is None else EntryKey(key, _done("undo")))
+        self.store.undo(self.id, key=_entry_key(key, body, _done("undo")))
         self._reload()
         return self.view()
 
@@ -608,12 +616,10 @@ class MatchSession:
                 break
         return self.view()
 
-    def rewrite(self, keep: int, match: Match, *, key: str | None = None) -> MatchView:
+    def rewrite(self, keep: int, match: Match, *, key: str | None = None, body: str | None = None) -> MatchView:
         """Replace the actions from index ``keep`` on with those of ``match`` (a correction replayed by the game
         layer from the stored actions), in one transaction."""
-        self.store.rewrite(
-            self.id, keep, match.stack[keep:], match.state, key=None if key is None else EntryKey(key, _done("correct"))
-        )
+        self.store.rewrite(self.id, keep, match.stack[keep:], match.state, key=_entry_key(key, body, _done("correct")))
         self._reload()
         return self.view()
 
@@ -722,6 +728,17 @@ def _break_key(cue_ball: BallId, info: MatchInfo) -> str:
 def _creation_digest(key: str) -> str:
     """The stored form of a match's creation key (only a hash of it is stored)."""
     return hashlib.sha256(f"kaisa creation key\0{key}".encode()).hexdigest()
+
+
+def _entry_key(
+    key: str | None, body: str | None, answer: Callable[[int | None, datetime], dict[str, Any]]
+) -> EntryKey | None:
+    """An entry's key with its stored answer, which carries ``body`` (the request's hash) when given."""
+    if key is None:
+        return None
+    if body is None:
+        return EntryKey(key, answer)
+    return EntryKey(key, lambda index, at: {**answer(index, at), "body": body})
 
 
 def _done(kind: str) -> Callable[[int | None, datetime], dict[str, Any]]:

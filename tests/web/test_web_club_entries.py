@@ -4,6 +4,7 @@ break on the clock, the marker's QR link and the scoresheet."""
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 import time
@@ -16,8 +17,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from kaisa.records.storage import open_store
+from kaisa.web import create_app
+from kaisa.web.lan import lan_address
 from tests.web.club_helpers import (
     actions,
     keyed,
@@ -78,6 +82,40 @@ def test_an_entry_whose_connection_dropped_before_the_answer_is_recorded_once_wh
         fresh = client.post(f"/api/club/matches/{match_id}/strokes", json=pot(1), headers=keyed(token, "next"))
         assert fresh.status_code == 200
         assert actions(client, match_id) == 5
+
+
+def test_an_entry_key_sent_again_with_another_entry_is_refused_and_a_repeat_shows_the_match_as_it_is_now(server: str):
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client)
+        url = f"/api/club/matches/{match_id}"
+        stroke = keyed(token, "stroke-" + uuid.uuid4().hex)
+        first = client.post(f"{url}/strokes", json=pot(0), headers=stroke)
+        assert first.status_code == 200, first.text
+        # the same key with another stroke (no pot: a miss), and with another kind of entry: refused, not answered
+        miss = {"call": "K FL", "marks": {"first_contact": "K", "place": [0.5, 0.3]}}
+        for path, body in ((f"{url}/strokes", miss), (f"{url}/forfeit", {"cue_ball": "W2"}), (f"{url}/undo", None)):
+            other = client.post(path, json=body, headers=stroke)
+            assert other.status_code == 422, (path, other.text)
+            assert other.json()["code"] == "entry-key-reused"
+            assert "toinen kirjaus" in other.json()["fi"]
+            assert "another entry" in other.json()["en"]
+        assert actions(client, match_id) == 4  # lag, choice, W2's place and the one stroke
+        # an undo's key sent again with a stroke is refused too
+        undo = keyed(token, "undo-" + uuid.uuid4().hex)
+        assert client.post(f"{url}/undo", headers=undo).status_code == 200
+        assert actions(client, match_id) == 3
+        assert client.post(f"{url}/strokes", json=pot(0), headers=undo).json()["code"] == "entry-key-reused"
+        assert actions(client, match_id) == 3
+        # the stroke sent again after the undo: its first ruling, with the match as it is now (the stroke undone)
+        again = client.post(f"{url}/strokes", json=pot(0), headers=stroke)
+        assert again.status_code == 200, again.text
+        assert again.json()["outcome"] == first.json()["outcome"]
+        assert again.json()["action"] == first.json()["action"]
+        assert first.json()["match"]["actions"] == 4
+        assert first.json()["match"]["scores"]["W1"] == 6
+        assert again.json()["match"]["actions"] == 3
+        assert again.json()["match"]["scores"]["W1"] == 0
+        assert actions(client, match_id) == 3
 
 
 def test_entries_in_flight_when_the_server_is_killed_are_recorded_once_when_the_phones_send_them_again(
@@ -393,6 +431,61 @@ def test_the_marker_link_as_a_qr_code_needs_the_token(server: str):
         assert qr.text.lstrip().startswith("<svg")
         assert qr.headers["x-marker-url"].endswith(f"/club#/match/{match_id}/{token['X-Kaisa-Token']}")
         assert client.get(f"/api/club/matches/{match_id}/marker-qr").status_code == 403
+        # this server listens on 127.0.0.1 only (its address is not given): no phone reaches the link, and it says so
+        assert qr.headers["x-marker-local"] == "1"
+        assert qr.headers["x-marker-url"].startswith(server)
+
+
+@pytest.mark.parametrize(
+    ("bind_host", "page", "link", "local"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:8818", "http://127.0.0.1:8818", "1"),  # `kaisa club`: this machine only
+        ("192.168.1.20", "http://127.0.0.1:8818", "http://192.168.1.20:8818", "0"),
+        ("192.168.1.20", "https://localhost", "https://192.168.1.20", "0"),  # HTTPS on 443: no port, not :80
+        ("192.168.1.20", "https://127.0.0.1:8443", "https://192.168.1.20:8443", "0"),
+        ("0.0.0.0", "http://192.168.1.20:8818", "http://192.168.1.20:8818", "0"),  # the page's own address
+    ],
+)
+def test_the_qr_link_is_the_servers_address_a_phone_reaches_or_says_that_none_can(
+    tmp_path: Path, bind_host: str, page: str, link: str, local: str
+):
+    with open_store(f"sqlite:///{tmp_path / 'qr.sqlite3'}") as store:
+        app = create_app(store)
+        app.state.bind_host = bind_host  # as kaisa club --host sets it
+        client = TestClient(app, base_url=page)
+        made = client.post("/api/club/matches", json={"players": ["Aino", "Eero"]}).json()
+        match_id, token = made["match"]["id"], made["token"]
+        qr = client.get(f"/api/club/matches/{match_id}/marker-qr", headers={"X-Kaisa-Token": token})
+        assert qr.status_code == 200, qr.text
+        assert qr.headers["x-marker-url"] == f"{link}/club#/match/{match_id}/{token}"
+        assert qr.headers["x-marker-local"] == local
+
+
+def test_kaisa_on_every_network_prints_the_phones_address_and_the_qr_link_reaches_the_server(tmp_path: Path):
+    process, url = start_kaisa_play(f"sqlite:///{tmp_path / 'lan.sqlite3'}", "--host", "0.0.0.0")
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        lan = lan_address()
+        if lan is None:  # a machine without a network: the line says so
+            assert "address was not found" in line, line
+            return
+        found = re.search(r"Phones on the club's network: (http://[\d.]+:\d+)/", line)
+        assert found, line
+        assert found.group(1) == f"http://{lan}:{url.rsplit(':', 1)[1]}"
+        with httpx.Client(base_url=url, timeout=30) as client:
+            made = client.post("/api/club/matches", json={"players": ["Aino", "Eero"]}).json()
+            match_id, token = made["match"]["id"], made["token"]
+            qr = client.get(f"/api/club/matches/{match_id}/marker-qr", headers={"X-Kaisa-Token": token})
+        assert qr.headers["x-marker-local"] == "0"
+        assert qr.headers["x-marker-url"] == f"{found.group(1)}/club#/match/{match_id}/{token}"
+        # a phone opening the link reaches this server
+        phone = httpx.get(qr.headers["x-marker-url"].split("#")[0], timeout=30)
+        assert phone.status_code == 200
+        assert "club.js" in phone.text
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
 
 
 def test_the_scoresheet_counts_innings_runs_and_fouls_with_clauses_and_prints_as_a_pdf(server: str):

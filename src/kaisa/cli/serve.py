@@ -248,6 +248,7 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, 
         from kaisa.web import create_app
 
         app = create_app(store)
+        app.state.bind_host = host  # the marker's QR link: this server's address on the club's network, if any
         warm_up_physics()  # compiling the kernels on first use, the physics says so on stderr, once
         return app
 
@@ -261,11 +262,19 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, 
         made.wait()
         servers[0].should_exit = True
 
+    from kaisa.web.lan import WILDCARD_HOSTS, base_url, lan_address
     from kaisa.web.security import HostGuard
 
     starting = StartingApp(load, refuse, start=False)
     app = HostGuard(starting, [host])  # DNS rebinding: only IP addresses, localhost and --host reach it
     console.print(f"[bold]Kaisa {__version__}[/]: {what} is at [link={url}]{url}[/link]")
+    if host in WILDCARD_HOSTS:
+        lan = lan_address()
+        if lan is None:
+            console.print("Phones on the club's network: this machine's network address was not found (no network?)")
+        else:
+            phones = f"{base_url(scheme, lan, bound)}{page}"
+            console.print(f"Phones on the club's network: [link={phones}]{phones}[/link]")
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:

@@ -13,10 +13,10 @@ import asyncio
 import base64
 import hashlib
 import io
+import json
 import secrets
-import socket
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractContextManager, suppress
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -47,6 +47,7 @@ from kaisa.records.storage import PlayerInfo, Store
 from kaisa.records.storage.store import RepeatedEntryError
 from kaisa.session import FLAG_QUESTIONS, MatchSession, Played, RuleOptions, RunningBreak, Text
 from kaisa.web import schemas
+from kaisa.web.lan import base_url, is_loopback, reachable_host
 from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
 
@@ -332,30 +333,39 @@ class ClubService:
             scoresheet_url=f"/club/scoresheet#/match/{match_id}",
         )
 
-    def _played(self, session: MatchSession, key: str | None, act: Callable[[], Played]) -> ClubPlayed:
-        """Run one entry once: a key already recorded is answered with its first answer."""
+    def _played(self, session: MatchSession, key: str | None, request: str, act: Callable[[], Played]) -> ClubPlayed:
+        """Run one entry once: a key already recorded with the same ``request`` (its hash, :func:`_request`) is
+        answered with its first action and outcome and the match as it is now (an undo since then shows); with
+        another request it is refused."""
         seen = session.answered(key)
         if seen is None:
             try:
-                seen = act().to_json()
+                played = act().to_json()
             except RepeatedEntryError as repeated:  # recorded by another process in between
                 seen = repeated.answer
-        return ClubPlayed(
-            match=self._club_view(ClubView.model_validate(seen["match"])),
-            action=seen["action"],
-            outcome=seen["outcome"],
-        )
+            else:
+                match = self._club_view(ClubView.model_validate(played["match"]))
+                return ClubPlayed(match=match, action=played["action"], outcome=played["outcome"])
+        _same_entry(session, seen, request)
+        return ClubPlayed(match=self.view(session.id), action=seen["action"], outcome=seen["outcome"])
 
-    def _changed(self, session: MatchSession, key: str | None, act: Callable[[], object]) -> ClubView:
-        """Run one entry that records no action of its own (an undo, a correction) once."""
-        if session.answered(key) is None:
-            with suppress(RepeatedEntryError):
+    def _changed(self, session: MatchSession, key: str | None, request: str, act: Callable[[], object]) -> ClubView:
+        """Run one entry that records no action of its own (an undo, a correction) once (a key already recorded
+        with another request is refused)."""
+        seen = session.answered(key)
+        if seen is None:
+            try:
                 act()
+            except RepeatedEntryError as repeated:
+                seen = repeated.answer
+        if seen is not None:
+            _same_entry(session, seen, request)
         return self.view(session.id)
 
     def place_w2(self, match_id: int, token: str | None, point: tuple[float, float], key: str | None) -> ClubPlayed:
         with self._open(match_id, token) as session:
-            return self._played(session, key, lambda: session.push(PlaceW2(point), key=key))
+            request = _request("place-w2", point=list(point))
+            return self._played(session, key, request, lambda: session.push(PlaceW2(point), key=key, body=request))
 
     def stroke(self, match_id: int, token: str | None, body: MarkedStrokeIn, key: str | None) -> ClubPlayed:
         call = None if body.call is None or not body.call.strip() else parse_call(body.call)
@@ -364,13 +374,15 @@ class ClubService:
 
             def mark() -> Played:
                 _due(session, body)
-                return session.mark(call, body.marks, seconds, key=key)
+                return session.mark(call, body.marks, seconds, key=key, body=request)
 
-            return self._played(session, key, mark)
+            request = _request("stroke", body=body.model_dump(mode="json"))
+            return self._played(session, key, request, mark)
 
     def lag_won(self, match_id: int, token: str | None, winner: int, key: str | None) -> ClubPlayed:
         with self._open(match_id, token) as session:
-            return self._played(session, key, lambda: session.push(MarkedLag(winner), key=key))
+            request = _request("lag", winner=winner)
+            return self._played(session, key, request, lambda: session.push(MarkedLag(winner), key=key, body=request))
 
     def start_break(
         self, match_id: int, token: str | None, cue_ball: BallId, since: datetime | None = None
@@ -413,32 +425,41 @@ class ClubService:
                         "who starts the shoot-out cannot be chosen now: the winner of the shoot-out's lag chooses "
                         "after the lag, before the first stroke of the shoot-out (6)",
                     )
-                return session.push(Choose(cue_ball), key=key)
+                return session.push(Choose(cue_ball), key=key, body=request)
 
-            return self._played(session, key, choose)
+            request = _request("shootout-starter", cue_ball=cue_ball.value)
+            return self._played(session, key, request, choose)
 
     def take_break(
         self, match_id: int, token: str | None, cue_ball: BallId, seconds: float, key: str | None
     ) -> ClubPlayed:
         with self._open(match_id, token) as session:
-            played = self._played(session, key, lambda: session.push(TakeBreak(cue_ball, seconds), key=key))
+            request = _request("break", cue_ball=cue_ball.value, seconds=seconds)
+            played = self._played(
+                session, key, request, lambda: session.push(TakeBreak(cue_ball, seconds), key=key, body=request)
+            )
             self.break_changes += 1
             played.match = self.view(match_id)
             return played
 
     def forfeit(self, match_id: int, token: str | None, cue_ball: BallId, key: str | None) -> ClubPlayed:
         with self._open(match_id, token) as session:
-            return self._played(session, key, lambda: session.push(Forfeit(cue_ball), key=key))
+            request = _request("forfeit", cue_ball=cue_ball.value)
+            return self._played(session, key, request, lambda: session.push(Forfeit(cue_ball), key=key, body=request))
 
     def undo(self, match_id: int, token: str | None, key: str | None) -> ClubView:
         with self._open(match_id, token) as session:
             # the marked lag and the choice of cue ball are the match's creation, not entries
-            return self._changed(session, key, lambda: session.undo_entry(keep=2, key=key))
+            request = _request("undo")
+            return self._changed(session, key, request, lambda: session.undo_entry(keep=2, key=key, body=request))
 
     def correct(self, match_id: int, token: str | None, index: int, body: CorrectionIn, key: str | None) -> ClubView:
         call = None if body.call is None or not body.call.strip() else parse_call(body.call)
         with self._open(match_id, token) as session:
-            return self._changed(session, key, lambda: session.correct(index, call, body.marks, key=key))
+            request = _request("correct", index=index, body=body.model_dump(mode="json"))
+            return self._changed(
+                session, key, request, lambda: session.correct(index, call, body.marks, key=key, body=request)
+            )
 
     # --- reading ------------------------------------------------------------------------------------
 
@@ -586,12 +607,16 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
     @router.get("/matches/{match_id}/marker-qr", responses=errors, response_class=Response)
     def marker_qr(match_id: int, request: Request, token: Token = None) -> Response:
         """The marker's link as a QR code (SVG), for a phone to open without typing the token. The link uses
-        this server's address on the club's network when the page was opened on this machine."""
+        this server's address on the club's network when the page was opened on this machine; a server that
+        listens on this machine only (``kaisa club`` without ``--host``) answers ``X-Marker-Local: 1``: no phone
+        can open the link, and the page says how to start the server for phones."""
         service.check(match_id, token)
-        url = f"{_lan_base(request)}/club#/match/{match_id}/{token}"
+        base, local = _lan_base(request)
+        url = f"{base}/club#/match/{match_id}/{token}"
         out = io.BytesIO()
         segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False, title=url)
-        return Response(out.getvalue(), media_type="image/svg+xml", headers={"X-Marker-Url": url})
+        headers = {"X-Marker-Url": url, "X-Marker-Local": "1" if local else "0"}
+        return Response(out.getvalue(), media_type="image/svg+xml", headers=headers)
 
     @router.post("/matches/{match_id}/place-w2", responses=errors)
     def place_w2(match_id: int, body: schemas.PlaceIn, token: Token = None, key: Key = None) -> ClubPlayed:
@@ -740,6 +765,26 @@ def _due(session: MatchSession, body: MarkedStrokeIn) -> None:
         )
 
 
+def _request(entry: str, **content: object) -> str:
+    """A hash of an entry's request (what it is and its body), stored with the entry's key: the key sent again
+    with another request is refused (:func:`_same_entry`), not answered with the first entry's answer."""
+    text = json.dumps({"entry": entry, **content}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _same_entry(session: MatchSession, seen: dict[str, Any], request: str) -> None:
+    """Refuse an entry whose key is already recorded with another request (entries recorded before requests
+    were hashed carry none and are taken as the same)."""
+    if seen.get("body", request) != request:
+        raise ClubRequestError(
+            "entry-key-reused",
+            f"Tällä tunnisteella (Idempotency-Key) on jo tallennettu ottelun {session.id} toinen kirjaus: tätä "
+            "kirjausta ei tallennettu. Uusi kirjaus tarvitsee uuden tunnisteen.",
+            f"this Idempotency-Key already recorded another entry of match {session.id}: this one was not "
+            "recorded; a new entry needs a new key",
+        )
+
+
 def _same_creation(session: MatchSession, body: NewClubMatch, label: str | None) -> None:
     """Refuse a repeated creation whose body is not the one the match was created with (the parts a stopped
     server may not have stored yet, the table and the lag, are compared only once they are stored)."""
@@ -766,22 +811,19 @@ def _same_creation(session: MatchSession, body: NewClubMatch, label: str | None)
         )
 
 
-def _lan_base(request: Request) -> str:
-    """This server's address as a phone on the club's network reaches it: the page's own address, or, when the
-    page was opened on this machine (localhost), the machine's address on its network."""
+def _lan_base(request: Request) -> tuple[str, bool]:
+    """This server's address as a phone on the club's network reaches it, and whether only this machine can
+    reach it: the page's own address when the page was opened at another address than this machine's own;
+    else the address the server listens on (``app.state.bind_host``, set by ``kaisa play`` and ``kaisa club``),
+    on the club's network when it listens on every network. A server listening on 127.0.0.1 (or one whose
+    address is not known) is this machine's only."""
     base = str(request.base_url).rstrip("/")
-    host = request.url.hostname or ""
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        return base
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
-            lan = probe.getsockname()[0]
-    except OSError:
-        return base
-    if lan.startswith("127."):
-        return base
-    return f"{request.url.scheme}://{lan}:{request.url.port or 80}"
+    if not is_loopback(request.url.hostname):
+        return base, False
+    host = reachable_host(getattr(request.app.state, "bind_host", None))
+    if host is None:
+        return base, True
+    return base_url(request.url.scheme, host, request.url.port), False
 
 
 def _stream(request: Request, changed: Any, current: Any) -> StreamingResponse:

@@ -212,14 +212,20 @@ function enterCreated(id) {
   // the marker's link as a QR code, made by the server with its address on the club's network
   const box = $("marker-qr");
   box.replaceChildren();
+  $("marker-qr-local").hidden = true;
   fetch(`/api/club/matches/${id}/marker-qr`, { headers: { "X-Kaisa-Token": kept.token } })
     .then(async (response) => {
       if (!response.ok) return;
+      // a server listening on this machine only: no phone can open the link, so no code; how to start it for phones
+      const local = response.headers.get("x-marker-local") === "1";
+      $("marker-qr-local").hidden = !local;
+      box.parentElement.querySelector("figcaption").hidden = local;
+      $("marker-qr-url").textContent = local ? "" : response.headers.get("x-marker-url") || "";
+      if (local) return;
       const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
       svg.setAttribute("data-testid", "marker-qr-svg");
       svg.setAttribute("role", "img");
       box.replaceChildren(svg);
-      $("marker-qr-url").textContent = response.headers.get("x-marker-url") || "";
     })
     .catch(() => {});
 }

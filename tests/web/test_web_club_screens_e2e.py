@@ -1,0 +1,105 @@
+"""The club's screens in Chromium: the director's card with the marker's QR code (or, on a server phones cannot
+reach, how to start one they can) and the club night's scoreboard on a 16:9 TV with four and six tables."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect
+
+from kaisa.records.storage import open_store
+from kaisa.web import create_app
+from tests.browser import chromium
+
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@contextmanager
+def club_server(db: Path, bind_host: str | None = None) -> Iterator[str]:
+    """The app on the SQLite file ``db`` in a uvicorn thread, as if started with ``--host bind_host``."""
+    store = open_store(f"sqlite:///{db}")
+    app = create_app(store)
+    if bind_host is not None:
+        app.state.bind_host = bind_host
+    sock = socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive(), "the web server stopped while starting"
+        assert time.monotonic() < deadline, "the web server did not start within 60 s"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as launched:
+        yield launched
+
+
+def open_page(browser: Browser, url: str, width: int, height: int, lang: str = "fi-FI") -> Page:
+    page = browser.new_context(viewport={"width": width, "height": height}, locale=lang).new_page()
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def create_on_page(page: Page, names: tuple[str, str]) -> None:
+    page.get_by_test_id("name-input-0").fill(names[0])
+    page.get_by_test_id("name-input-1").fill(names[1])
+    page.get_by_test_id("lag-winner-new-0").check()
+    page.get_by_test_id("takes-W1").check()
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("created-title")).to_contain_text(f"{names[0]} – {names[1]}")
+
+
+# --- the marker's QR code -------------------------------------------------------------------------------------
+
+
+def test_a_server_phones_cannot_reach_shows_no_qr_code_but_how_to_start_one_they_can(
+    tmp_path: Path, browser: Browser
+) -> None:
+    with club_server(tmp_path / "local.sqlite3", bind_host="127.0.0.1") as url:  # `kaisa club`, no --host
+        for width, height, lang in ((390, 844, "fi-FI"), (1440, 900, "en-US")):
+            page = open_page(browser, url + "/club", width, height, lang)
+            create_on_page(page, ("Aino", "Eero"))
+            note = page.get_by_test_id("marker-qr-local")
+            expect(note).to_be_visible()
+            expect(note).to_contain_text("kaisa club --host 0.0.0.0")
+            expect(note).to_contain_text("vain tätä konetta" if lang == "fi-FI" else "this machine only")
+            assert page.get_by_test_id("marker-qr-svg").count() == 0
+            expect(page.get_by_test_id("marker-qr-url")).to_have_text("")
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+            shot(page, f"club-qr-local-{width}.png")
+            page.context.close()
+
+
+def test_a_server_on_the_clubs_network_shows_the_qr_code_with_its_address(tmp_path: Path, browser: Browser) -> None:
+    with club_server(tmp_path / "lan.sqlite3", bind_host="192.168.1.20") as url:  # --host 192.168.1.20
+        page = open_page(browser, url + "/club", 390, 844)
+        create_on_page(page, ("Aino", "Eero"))
+        expect(page.get_by_test_id("marker-qr-svg")).to_be_visible()
+        port = url.rsplit(":", 1)[1]
+        expect(page.get_by_test_id("marker-qr-url")).to_contain_text(f"http://192.168.1.20:{port}/club#/match/")
+        expect(page.get_by_test_id("marker-qr-local")).to_be_hidden()
+        page.context.close()
