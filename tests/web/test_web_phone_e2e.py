@@ -213,6 +213,12 @@ def test_every_control_on_a_phone_is_a_fingertip_wide(live: LiveServer, browser:
             page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
             found[screen] = page.evaluate(SMALL_TARGETS)
         assert found == {"match": [], "history": [], "replay": [], "study": []}
+        # the keys' help fits its sheet (a long gesture's name above what it does)
+        page.get_by_test_id("help-open").click()
+        sheet = page.locator("#help .sheet")
+        expect(sheet).to_be_visible()
+        assert sheet.evaluate("s => s.scrollWidth <= s.clientWidth"), "the keys' help is wider than its sheet"
+        assert page.evaluate(SMALL_TARGETS) == []
     finally:
         close(page, errors)
 
