@@ -105,3 +105,24 @@ def test_csv_cells_that_look_like_formulas_are_text() -> None:
     assert "'@SUM(1)" in cells
     assert "'+PVK" in cells
     assert not any(c[:1] in ("=", "+", "@") for c in cells)
+
+
+def test_dates_are_written_as_people_write_them_and_a_hand_pairings_reason_in_its_language() -> None:
+    from kaisa.competition.paper import _results_pages, _sheet_pages, date_text
+
+    assert (date_text("2026-12-03", "fi"), date_text("2026-12-03", "en")) == ("3.12.2026", "3 Dec 2026")
+    assert (date_text("", "fi"), date_text("joulukuu", "en")) == ("", "joulukuu")
+    k = night(6)
+    for lang, written in (("fi", "3.12.2026"), ("en", "3 Dec 2026")):
+        texts = [
+            t.get_text() for fig in _results_pages(k, lang) + _sheet_pages(k, lang, [k.game(1)]) for t in fig.texts
+        ]
+        assert any(written in t for t in texts), texts[:4]
+        assert not any("2026-12-03" in t for t in texts)
+    for g in list(k.ready()):
+        k.record(g.number, "60", "1")
+    free = [x for x in k.numbers() if k.still_in(x) and not any(g.involves(x) for g in k.unfinished())]
+    g = k.pair_by_hand(free[0], free[1], "Pelaaja lähtee junalle")
+    rows = {"fi": read(results_csv(k, "fi")), "en": read(results_csv(k, "en"))}
+    assert rows["fi"][g.number][-1] == "Haettu käsin: Pelaaja lähtee junalle"
+    assert rows["en"][g.number][-1] == "Paired by hand: Pelaaja lähtee junalle"
