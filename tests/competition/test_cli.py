@@ -154,3 +154,16 @@ def test_import_into_the_clubs_database_joins_the_ranking_once(tmp_path: Path) -
         }
     finally:
         store.close()
+
+
+def test_too_few_players_for_the_draw_is_said_in_good_english(tmp_path: Path) -> None:
+    f = str(tmp_path / "kisa.json")
+    kaavio("new", f, "--name", "X")
+    said = []
+    for name in ("", "Aho", "Berg"):
+        if name:
+            kaavio("add", f, name)
+        said.append(" ".join(runner.invoke(app, ["kaavio", "draw", f]).output.split()))
+    assert "at least 4 players; none is registered. [too_few_players]" in said[0]
+    assert "at least 4 players; only 1 is registered. [too_few_players]" in said[1]
+    assert "at least 4 players; 2 are registered. [too_few_players]" in said[2]
