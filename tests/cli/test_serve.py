@@ -90,6 +90,10 @@ def test_the_page_opens_while_the_app_loads_and_the_api_waits_for_it(tmp_path):
         assert "<html" in page.text.lower()
         assert httpx.get(url + "/static/app.js", timeout=30).status_code == 200
         assert not starting.wait(0)  # the page was answered before the app had loaded
+        # with the app's security headers (issue 16: the pages served while loading had none)
+        assert page.headers["x-frame-options"] == "DENY"
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert "content-security-policy" in page.headers
         answers: list[httpx.Response] = []
         waiting = threading.Thread(target=lambda: answers.append(httpx.get(url + "/api/table", timeout=30)))
         waiting.start()
@@ -110,3 +114,4 @@ def test_a_failed_load_answers_503_with_the_reason():
         answer = httpx.get(url + "/api/table", timeout=30)
         assert answer.status_code == 503
         assert "no physics today" in answer.text
+        assert answer.headers["x-content-type-options"] == "nosniff"

@@ -138,6 +138,25 @@ def test_a_number_is_a_json_number_never_true_or_text(
     assert any(e["loc"][-1] == field for e in answer.json()["errors"]), answer.text
 
 
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ("[" * 100_000, 400, "unreadable-body"),  # deeper than the JSON reader goes
+        ('{"players": ', 422, "invalid-request"),  # cut short: FastAPI reads it as a JSON error
+    ],
+)
+def test_an_unreadable_body_is_refused_in_the_one_error_shape(
+    client: TestClient, body: str, status: int, code: str
+) -> None:
+    answer = client.post("/api/matches", content=body, headers={"content-type": "application/json"})
+    error_shape(answer, status, code)
+
+
+def test_an_unknown_address_and_a_wrong_method_are_refused_in_the_one_error_shape(client: TestClient) -> None:
+    error_shape(client.get("/api/nothing-here"), 404, "not-found")
+    error_shape(client.delete("/api/table"), 405, "method-not-allowed")
+
+
 def test_nul_in_a_name_is_refused_everywhere(client: TestClient) -> None:
     players = [{"name": "Ai\x00no", "kind": "human"}, PLAYERS[1]]
     error_shape(client.post("/api/matches", json={"players": players}), 422)

@@ -189,9 +189,11 @@ class StartingApp:
         if self._app is None:
             from starlette.responses import PlainTextResponse
 
+            from kaisa.web.security import with_security_headers
+
             if scope["type"] == "http":
                 await PlainTextResponse(f"the server failed to start: {self._error}", status_code=503)(
-                    scope, receive, send
+                    scope, receive, with_security_headers(send)
                 )
             return
         await self._app(scope, receive, send)
@@ -200,6 +202,7 @@ class StartingApp:
         from starlette.responses import FileResponse
 
         from kaisa.web.pages import PAGES
+        from kaisa.web.security import with_security_headers
 
         path = scope["path"]
         static = resources.files("kaisa.web") / "static"
@@ -209,7 +212,7 @@ class StartingApp:
         file = static / name
         if not file.is_file():
             return False
-        await FileResponse(str(file))(scope, receive, send)
+        await FileResponse(str(file))(scope, receive, with_security_headers(send))
         return True
 
 

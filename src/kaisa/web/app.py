@@ -18,6 +18,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kaisa import __version__
 from kaisa.call import CallError, parse_call
@@ -55,6 +56,22 @@ of its range, so its cost depends on the page, not on the match)."""
 
 RETRY_AFTER = 2
 """Seconds a client should wait before trying again when the database is busy or unreachable (503)."""
+
+
+HTTP_ERRORS: dict[int, tuple[str, str, str]] = {
+    400: (
+        "unreadable-body",
+        "Pyynnön sisältöä ei voi lukea: lähetä kelvollinen JSON-olio.",
+        "The request's body cannot be read: send a valid JSON object.",
+    ),
+    404: ("not-found", "Tällä palvelimella ei ole tätä osoitetta.", "This server has no such address."),
+    405: (
+        "method-not-allowed",
+        "Tähän osoitteeseen ei voi lähettää tällaista pyyntöä.",
+        "This address does not take this kind of request.",
+    ),
+}
+"""Starlette's own refusals: their stable codes and texts."""
 
 
 def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
@@ -111,7 +128,17 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         body = {"detail": detail, "code": "invalid-request", "fi": text.fi, "en": text.en}
         return JSONResponse({**body, "errors": errors}, status_code=422)
 
+    def http_error(_request: Request, exc: Exception) -> JSONResponse:
+        # starlette's own refusals (an unreadable body, an unknown address, a wrong method) in the one error shape
+        assert isinstance(exc, StarletteHTTPException)
+        code, fi, en = HTTP_ERRORS.get(
+            exc.status_code, ("http-error", "Pyyntöä ei voi käsitellä.", "The request cannot be handled.")
+        )
+        body = {"detail": str(exc.detail), "code": code, "fi": fi, "en": en}
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
     app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(DatabaseUnavailableError, refuse(503))
     app.add_middleware(OriginGuard)
     app.add_exception_handler(AccessDeniedError, refuse(403))

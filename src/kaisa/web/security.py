@@ -179,17 +179,24 @@ class OriginGuard:
             )
             return
 
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                present = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = [
-                    *message.get("headers", []),
-                    *(h for h in SECURITY_HEADERS if h[0] not in present),
-                    (SERVER_TIME_HEADER, str(int(time.time() * 1000)).encode()),
-                ]
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
+        await self.app(scope, receive, with_security_headers(send))
 
 
-__all__ = ["ENV_ALLOWED_HOSTS", "HostGuard", "OriginGuard", "allowed_hosts", "host_name"]
+def with_security_headers(send: Send) -> Send:
+    """``send`` adding the security headers (those the answer lacks) and the server's clock to an answer's
+    start: the app's answers and the pages served while the app is still loading alike."""
+
+    async def with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            present = {k.lower() for k, _ in message.get("headers", [])}
+            message["headers"] = [
+                *message.get("headers", []),
+                *(h for h in SECURITY_HEADERS if h[0] not in present),
+                (SERVER_TIME_HEADER, str(int(time.time() * 1000)).encode()),
+            ]
+        await send(message)
+
+    return with_headers
+
+
+__all__ = ["ENV_ALLOWED_HOSTS", "HostGuard", "OriginGuard", "allowed_hosts", "host_name", "with_security_headers"]
