@@ -87,7 +87,7 @@ def new(
     date: Annotated[str, typer.Option("--date", help="YYYY-MM-DD.")] = "",
     club: Annotated[str, typer.Option("--club")] = "",
     tables: Annotated[str, typer.Option("--tables", help="Table numbers, comma separated.")] = "1",
-    target: Annotated[int, typer.Option("--target", min=1, max=200)] = 60,
+    target: Annotated[int, typer.Option("--target", min=10, max=200, help="Points to win a game, 10 to 200.")] = 60,
     placing: Annotated[str, typer.Option("--placing", help="points, finalists, top3, cup.")] = "points",
     seeding: Annotated[str, typer.Option("--seeding", help="none, 8, 24.")] = "none",
 ) -> None:

@@ -367,6 +367,7 @@ class CompetitionService:
                     table=game.table or None,
                     clock=body.clock,
                     event=event_label(cid, s),
+                    options={"winning_score": s.target},  # played to the competition's target (3)
                 )
             )
             match_id, marker_token = created.match.id, created.token
@@ -428,10 +429,13 @@ class CompetitionService:
         for g in stored.kaavio.running():
             if not g.match_id:
                 continue
-            state = self._match_state(g.match_id)
-            if state is None or state.result is None or state.owners is None:
+            opened = self._match(g.match_id)
+            if opened is None:
                 continue
-            result = match_result(state, stored.kaavio.target)
+            state, target = opened
+            if state.result is None or state.owners is None or target != stored.kaavio.target:
+                continue  # played to another target (begun before the target was a rule): the director types it
+            result = match_result(state, target)
             mid = g.match_id
 
             def act(k: Kaavio, _m: dict[str, str], mid: str = mid, result: dict[str, Any] = result) -> dict[str, Any]:
@@ -447,11 +451,13 @@ class CompetitionService:
                 continue  # a result the kaavio refuses (e.g. both at a lower target): the director types it
         return stored
 
-    def _match_state(self, match_id: str) -> MatchState | None:
+    def _match(self, match_id: str) -> tuple[MatchState, int] | None:
+        """A club match's state and the points it is played to (its rule option ``winning_score``)."""
         try:
-            return self.store.open_match(int(match_id)).state
+            opened = self.store.open_match(int(match_id))
         except (UnknownMatchError, ValueError):
             return None
+        return opened.state, opened.config.options.winning_score
 
     # --- reading ---------------------------------------------------------------------------------------
 
@@ -633,8 +639,8 @@ class CompetitionService:
 
 def match_result(state: MatchState, target: int) -> dict[str, Any]:
     """A finished club match as the kaavio records it, in the match's player order: the scoresheet's points
-    (a winner below the target marked v, KAAVIO 7), the innings (the more of the two players') and each
-    player's longest run."""
+    (the match is played to ``target``, so its winner is recorded at the target, or below it marked v after a
+    shoot-out, KAAVIO 7), the innings (the more of the two players') and each player's longest run."""
     assert state.result is not None and state.owners is not None
     result = state.result
     balls: list[BallId] = list(state.owners)
