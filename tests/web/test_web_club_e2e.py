@@ -1189,7 +1189,8 @@ def test_a_match_opened_mid_game_on_a_phone_shows_the_call_and_the_confirm_butto
 def test_entries_made_offline_are_numbered_in_turn_and_say_whose_stroke_they_are(live: Server, pages: Pages) -> None:
     """Two strokes entered with the network down: numbered 1 and 2 on the phone, the second only once the marker
     has said whose it is (the first may have passed the turn); how many wait is in view; back on the network both
-    are recorded in order. A stroke entered for the wrong player is refused by the server, not ruled."""
+    are recorded in order, and the stroke begun behind them stays in the form. A stroke entered for the wrong
+    player is refused by the server, not ruled."""
     match_id, token = live.new_match(("Iida", "Juho"))
     page = pages.open(390, 844, touch=True)
     goto(page, f"{live.url}/club#/match/{match_id}/{token}")
@@ -1214,20 +1215,33 @@ def test_entries_made_offline_are_numbered_in_turn_and_say_whose_stroke_they_are
     expect(page.get_by_test_id("queue-item").locator(".queue-label")).to_have_text(["stroke 1", "stroke 2"])
     stored = page.evaluate(f"() => JSON.parse(localStorage.getItem('kaisa.club.queue.{match_id}'))")
     assert [(i["body"]["stroke"], i["body"]["shooter"]) for i in stored] == [(1, "W1"), (2, "W1")]
-    # stroke 3 would be Juho's if Iida missed: the marker says so (wrongly, as it turns out)
-    page.get_by_test_id("queue-who-W2").tap()
-    touch_stroke(page, pot_k=False, from_hand=False)
-    expect(badge).to_have_text("3 waiting to be sent")
+    # stroke 3 begun while both wait: the connection returns, both are recorded in order, and stroke 3's entry
+    # stays in the form (it is still the stroke due)
+    page.get_by_test_id("queue-who-W1").tap()
+    page.get_by_test_id("call-ball-R1").tap()
     assert live.view(match_id)["actions"] == 3
     page.context.set_offline(False)
     strokes_entered(page, 2)
     expect(page.get_by_test_id("score-0")).to_have_text("12")
-    # stroke 3 was Iida's: the server refuses it, and says why in the marker's numbers
-    failed = page.locator("[data-testid=queue-item][data-state=failed]")
-    expect(failed).to_contain_text("stroke 3 is Iida's (W1), but it was entered as Juho's (W2)")
-    assert live.view(match_id)["actions"] == 5
-    failed.get_by_test_id("queue-drop").tap()
     expect(page.get_by_test_id("entry-title")).to_have_text("Stroke 3: Iida (W1)")
+    expect(page.get_by_test_id("call-text")).to_have_value("R1")
+    expect(badge).to_be_hidden()
+    assert live.view(match_id)["actions"] == 5
+    # offline again: Iida misses (stroke 3); the marker says stroke 4 is Iida's too, wrongly: the server refuses
+    # it when the connection returns, and says why in the marker's numbers, instead of ruling it as Juho's
+    page.context.set_offline(True)
+    touch_stroke(page, pot_k=False, from_hand=False)
+    expect(badge).to_have_text("1 waiting to be sent")
+    page.get_by_test_id("queue-who-W1").tap()
+    touch_stroke(page, pot_k=False, from_hand=False)
+    expect(badge).to_have_text("2 waiting to be sent")
+    page.context.set_offline(False)
+    strokes_entered(page, 3)
+    failed = page.locator("[data-testid=queue-item][data-state=failed]")
+    expect(failed).to_contain_text("stroke 4 is Juho's (W2), but it was entered as Iida's (W1)")
+    assert live.view(match_id)["actions"] == 6
+    failed.get_by_test_id("queue-drop").tap()
+    expect(page.get_by_test_id("entry-title")).to_have_text("Stroke 4: Juho (W2)")
     expect(badge).to_be_hidden()
 
 
