@@ -1257,20 +1257,19 @@ function renderScoreboard(v, { liveSeconds = 0 } = {}) {
   const box = $("scoreboard");
   box.replaceChildren();
   const playing = v.phase === "play" || v.phase === "shootout";
-  const target = v.winning_score || 60; // the points that win (3)
   const players = el("div", { class: "players" });
   v.players.forEach((p, i) => {
     const ball = p.cue_ball;
     const atTable = Boolean(ball && playing && v.shooter === ball);
-    // a finished match shows the recorded result (a winner's 65 is recorded 60, the target)
+    // a finished match shows the recorded result (a winner's 65 is recorded 60)
     const score = ball ? (v.result && v.result.recorded ? v.result.recorded[ball] : v.scores[ball]) : 0;
     const card = el(
       "div",
       { class: `player${atTable ? " at-table" : ""}`, "data-testid": `player-${i}`, dataset: { ball: ball || "" } },
       el("div", { class: "name-row" }, ballChip(ball), el("span", { class: "name", "data-testid": `name-${i}` }, p.name)),
       el("div", { class: "kind" }, [kindLabel(p.kind), ball || t("match.noBall")].filter(Boolean).join(" · ")),
-      el("div", { class: "score-row" }, el("span", { class: "score", "data-testid": `score-${i}` }, String(score)), el("span", { class: "target", "data-testid": `target-${i}` }, `/ ${target}`)),
-      el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / target) * 100))}%` })),
+      el("div", { class: "score-row" }, el("span", { class: "score", "data-testid": `score-${i}` }, String(score)), el("span", { class: "target" }, "/ 60")),
+      el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / 60) * 100))}%` })),
       el(
         "div",
         { class: "stats" },

@@ -539,8 +539,6 @@ export function ruleText(item) {
 export function serverText(text) {
   if (text && typeof text === "object") return ruleText(text); // a bilingual {fi, en} text (lag reasons)
   if (current === "fi" && text in SERVER_FI) return SERVER_FI[text];
-  const won = current === "fi" && typeof text === "string" && /^(\d+) points \(3\)$/.exec(text); // a target other than 60
-  if (won) return `${won[1]} pistettä (3)`;
   return text;
 }
 
