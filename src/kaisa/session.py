@@ -146,6 +146,8 @@ class MatchView:
     """The club night the match belongs to."""
     updated_at: str | None = None
     """When the match last changed (ISO 8601, UTC): a live clock counts on from it."""
+    winning_score: int = 60
+    """The points that win the game (3): the rule option, 60 unless a competition's target sets another."""
     clock_since: str | None = None
     """When the competition clock last started counting (ISO 8601, UTC): the last entry other than a break, or
     the match's creation. The time of the stroke due is the time since then (a break in it extends the limit,
@@ -214,6 +216,7 @@ def view_of(
         last_action=last_action if current else None,
         event=info.event,
         updated_at=info.updated_at.isoformat(),
+        winning_score=config.options.winning_score,
         clock_since=None if clock_since is None or not current else clock_since.isoformat(),
     )
 
@@ -352,14 +355,17 @@ class Sessions:
         """The match as it is now (one read)."""
         return MatchSession(self, self.store.open_match(match_id)).view()
 
-    def computer(self, info: MatchInfo, seat: int) -> Player | None:
-        """The computer player in ``seat`` (None for a person), made once per match and seat."""
+    def computer(self, info: MatchInfo, seat: int, options: RuleOptions | None = None) -> Player | None:
+        """The computer player in ``seat`` (None for a person), made once per match and seat, playing by the
+        match's rule ``options``."""
         kind = info.players[seat].kind
         if not is_computer(kind):
             return None
         key = (info.id, seat)
         if key not in self._players:
-            self._players[key] = make_player(kind, info.players[seat].name, (info.seed or 0) + seat)
+            self._players[key] = make_player(
+                kind, info.players[seat].name, (info.seed or 0) + seat, options=options or RuleOptions()
+            )
         return self._players[key]
 
     # --- reading ------------------------------------------------------------------------------------------
@@ -634,7 +640,7 @@ class MatchSession:
         self._clock_since = self._since(opened)
 
     def computer(self, seat: int) -> Player | None:
-        return self.sessions.computer(self.info, seat)
+        return self.sessions.computer(self.info, seat, self.match.config.options)
 
     @property
     def store(self) -> Store:
@@ -822,20 +828,19 @@ class StudyStateError(KaisaError):
         self.text = Text(fi, en)
 
 
-def check_study_state(position: Position, game: GameState) -> None:
+def check_study_state(position: Position, game: GameState, options: RuleOptions | None = None) -> None:
     """Refuse a game state set for study that no match can reach, saying why in Finnish and English: each score
-    below 60 (3), the break W1's from hand at 0-0 (1.2), the direct middle kaisa flag (2.1) only for a shooter
-    continuing an inning at the table, a cue ball in hand off the table (the shooter's is put down where its
-    stroke is placed) and the shooter's ball on the table or in hand."""
-    from kaisa.referee.judge import WINNING_SCORE
-
+    below the winning score (3: 60, or ``options.winning_score``), the break W1's from hand at 0-0 (1.2), the
+    direct middle kaisa flag (2.1) only for a shooter continuing an inning at the table, a cue ball in hand off
+    the table (the shooter's is put down where its stroke is placed) and the shooter's ball on the table or in
+    hand."""
+    target = (options or RuleOptions()).winning_score
     for ball, score in game.scores.items():
-        if score >= WINNING_SCORE:
+        if score >= target:
             raise StudyStateError(
-                f"Pelaajalla {ball.value} on {score} pistettä: {WINNING_SCORE} pistettä voittaa pelin (3), joten "
-                f"pisteet ovat enintään {WINNING_SCORE - 1}.",
-                f"{ball.value} has {score} points: {WINNING_SCORE} wins the game (3), so a score is at most "
-                f"{WINNING_SCORE - 1}.",
+                f"Pelaajalla {ball.value} on {score} pistettä: {target} pistettä voittaa pelin (3), joten "
+                f"pisteet ovat enintään {target - 1}.",
+                f"{ball.value} has {score} points: {target} wins the game (3), so a score is at most {target - 1}.",
             )
     if game.opening:
         if game.shooter is not BallId.W1:
@@ -873,10 +878,12 @@ def check_study_state(position: Position, game: GameState) -> None:
         )
 
 
-def study_setup(position: Position, game: GameState, stroke: Stroke | None = None) -> tuple[Position, Stroke | None]:
+def study_setup(
+    position: Position, game: GameState, stroke: Stroke | None = None, options: RuleOptions | None = None
+) -> tuple[Position, Stroke | None]:
     """A study's position, state and stroke checked (:func:`check_study_state`) and, when the shooter plays from
     hand with its ball set on the table, that ball taken up to be placed there by its stroke (5)."""
-    check_study_state(position, game)
+    check_study_state(position, game, options)
     if game.from_hand and game.shooter in position:
         if stroke is not None and stroke.place is None:
             stroke = replace(stroke, place=position[game.shooter])

@@ -121,3 +121,16 @@ def test_replay_a_kaisakaavio_file(tmp_path: Path) -> None:
     (tmp_path / "outo.xml").write_text("<Turnaus/>", encoding="utf-8")
     assert "bad_kaisakaavio_file" in bad("replay", str(tmp_path / "outo.xml"))
     bad("replay", str(xml), "--tables", "100000000000000000000")
+
+
+@pytest.mark.parametrize("target", ["9", "201"])
+def test_a_target_outside_10_to_200_is_refused_as_on_the_web_page(tmp_path: Path, target: str) -> None:
+    """The target points (KAAVIO 2) are 10 to 200 everywhere: the web form, its API, and this command (a marker's
+    club match plays to the target, the rule option winning_score, which allows the same)."""
+    path = tmp_path / "kisa.json"
+    said = bad("new", str(path), "--name", "Kisa", "--target", target)
+    assert "--target" in said
+    assert ("greater than or equal to 10" if target == "9" else "less than or equal to 200") in said
+    assert not path.exists()
+    ok("new", str(path), "--name", "Kisa", "--target", "10")
+    assert json.loads(path.read_text(encoding="utf-8"))["settings"]["target"] == 10

@@ -104,6 +104,31 @@ def test_white_at_59_and_a_finish(server: str):
         assert late.status_code == 409
 
 
+def test_3_a_club_match_played_to_a_target_of_40_ends_at_40_and_says_so(server: str):
+    """The rule option winning_score (a competition's target points): the match view carries it, the game ends
+    when 40 is reached, the scoresheet records 40, and a target outside 10-200 is refused saying what is allowed."""
+    with httpx.Client(base_url=server, timeout=30) as client:
+        match_id, token = new_match(client, options={"winning_score": 40})
+        assert client.get(f"/api/club/matches/{match_id}").json()["winning_score"] == 40
+        for n in range(7):  # the kaisa seven times: 36, then 42
+            place = {"place": HAND} if n == 0 else {}
+            answer = stroke(client, match_id, token, "K FL", pots=[["K", "FL"]], first_contact="K", **place)
+            assert answer.status_code == 200, answer.text
+            view = answer.json()["match"]
+            assert view["phase"] == ("over" if n == 6 else "play")
+        assert view["result"]["recorded"] == {"W1": 40, "W2": 0}
+        assert view["result"]["reason"] == "40 points (3)"
+        notes = [n for n in answer.json()["outcome"]["ruling"]["notes"] if n["clause"] == "3"]
+        assert [(n["fi"], n["en"]) for n in notes] == [
+            ("Peli päättyi: 40 pistettä saavutettu", "Game over: 40 points reached")
+        ]
+        default, _ = new_match(client)
+        assert client.get(f"/api/club/matches/{default}").json()["winning_score"] == 60
+        refused = client.post("/api/club/matches", json={"players": ["Aino", "Eero"], "options": {"winning_score": 5}})
+        assert refused.status_code in (400, 422), refused.text
+        assert "winning_score is 10 to 200 points" in refused.text
+
+
 def test_bad_entries_are_refused_with_a_clear_message_and_change_nothing(server: str):
     with httpx.Client(base_url=server, timeout=30) as client:
         match_id, token = new_match(client)

@@ -1189,7 +1189,8 @@ def test_a_match_opened_mid_game_on_a_phone_shows_the_call_and_the_confirm_butto
 def test_entries_made_offline_are_numbered_in_turn_and_say_whose_stroke_they_are(live: Server, pages: Pages) -> None:
     """Two strokes entered with the network down: numbered 1 and 2 on the phone, the second only once the marker
     has said whose it is (the first may have passed the turn); how many wait is in view; back on the network both
-    are recorded in order. A stroke entered for the wrong player is refused by the server, not ruled."""
+    are recorded in order, and the stroke begun behind them stays in the form. A stroke entered for the wrong
+    player is refused by the server, not ruled."""
     match_id, token = live.new_match(("Iida", "Juho"))
     page = pages.open(390, 844, touch=True)
     goto(page, f"{live.url}/club#/match/{match_id}/{token}")
@@ -1214,18 +1215,64 @@ def test_entries_made_offline_are_numbered_in_turn_and_say_whose_stroke_they_are
     expect(page.get_by_test_id("queue-item").locator(".queue-label")).to_have_text(["stroke 1", "stroke 2"])
     stored = page.evaluate(f"() => JSON.parse(localStorage.getItem('kaisa.club.queue.{match_id}'))")
     assert [(i["body"]["stroke"], i["body"]["shooter"]) for i in stored] == [(1, "W1"), (2, "W1")]
-    # stroke 3 would be Juho's if Iida missed: the marker says so (wrongly, as it turns out)
-    page.get_by_test_id("queue-who-W2").tap()
-    touch_stroke(page, pot_k=False, from_hand=False)
-    expect(badge).to_have_text("3 waiting to be sent")
+    # stroke 3 begun while both wait: the connection returns, both are recorded in order, and stroke 3's entry
+    # stays in the form (it is still the stroke due)
+    page.get_by_test_id("queue-who-W1").tap()
+    page.get_by_test_id("call-ball-R1").tap()
     assert live.view(match_id)["actions"] == 3
     page.context.set_offline(False)
     strokes_entered(page, 2)
     expect(page.get_by_test_id("score-0")).to_have_text("12")
-    # stroke 3 was Iida's: the server refuses it, and says why in the marker's numbers
-    failed = page.locator("[data-testid=queue-item][data-state=failed]")
-    expect(failed).to_contain_text("stroke 3 is Iida's (W1), but it was entered as Juho's (W2)")
-    assert live.view(match_id)["actions"] == 5
-    failed.get_by_test_id("queue-drop").tap()
     expect(page.get_by_test_id("entry-title")).to_have_text("Stroke 3: Iida (W1)")
+    expect(page.get_by_test_id("call-text")).to_have_value("R1")
     expect(badge).to_be_hidden()
+    assert live.view(match_id)["actions"] == 5
+    # offline again: Iida misses (stroke 3); the marker says stroke 4 is Iida's too, wrongly: the server refuses
+    # it when the connection returns, and says why in the marker's numbers, instead of ruling it as Juho's
+    page.context.set_offline(True)
+    touch_stroke(page, pot_k=False, from_hand=False)
+    expect(badge).to_have_text("1 waiting to be sent")
+    page.get_by_test_id("queue-who-W1").tap()
+    touch_stroke(page, pot_k=False, from_hand=False)
+    expect(badge).to_have_text("2 waiting to be sent")
+    page.context.set_offline(False)
+    strokes_entered(page, 3)
+    failed = page.locator("[data-testid=queue-item][data-state=failed]")
+    expect(failed).to_contain_text("stroke 4 is Juho's (W2), but it was entered as Iida's (W1)")
+    assert live.view(match_id)["actions"] == 6
+    failed.get_by_test_id("queue-drop").tap()
+    expect(page.get_by_test_id("entry-title")).to_have_text("Stroke 4: Juho (W2)")
+    expect(badge).to_be_hidden()
+
+
+# --- a competition's target other than 60 ----------------------------------------------------------------------
+
+
+def test_3_a_match_played_to_40_shows_40_as_the_target_on_the_marker_page_and_the_scoreboard(
+    live: Server, pages: Pages
+) -> None:
+    """A competition at 40 points opens its club match with the rule option winning_score 40: the marker's page
+    (a phone) and the scoreboard (a desktop) show "/ 40", and the game ends when 40 is reached, said in Finnish."""
+    match_id, token = live.new_match(("Berg", "Dahl"), options={"winning_score": 40}, table="3")
+    for n in range(6):  # the kaisa six times: 36
+        place = {"place": [0.5, 0.3]} if n == 0 else {}
+        assert live.stroke(match_id, token, "K FL", pots=[["K", "FL"]], first_contact="K", **place).is_success
+    marker = pages.open(390, 844, touch=True)
+    goto(marker, f"{live.url}/club#/match/{match_id}/{token}")
+    board = pages.open(1440, 900)
+    goto(board, f"{live.url}/scoreboard#/match/{match_id}")
+    for page in (marker, board):
+        expect(page.get_by_test_id("score-0")).to_have_text("36")
+        expect(page.get_by_test_id("target-0")).to_have_text("/ 40")
+        expect(page.get_by_test_id("target-1")).to_have_text("/ 40")
+    marker.get_by_test_id("score-0").scroll_into_view_if_needed()
+    screenshot(marker, "club-target-40-marker-390.png")
+    screenshot(board, "club-target-40-scoreboard-1440.png")
+    assert live.stroke(match_id, token, "K FL", pots=[["K", "FL"]], first_contact="K").is_success  # 42: over
+    for page in (marker, board):
+        expect(page.get_by_test_id("result")).to_contain_text("40 points (3)")
+        expect(page.get_by_test_id("score-0")).to_have_text("42")
+    marker.get_by_test_id("lang-fi").click()
+    expect(marker.get_by_test_id("result")).to_contain_text("40 pistettä (3)")
+    marker.get_by_test_id("result").scroll_into_view_if_needed()
+    screenshot(marker, "club-target-40-over-390.png")

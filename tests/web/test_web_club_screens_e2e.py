@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect
@@ -102,4 +103,41 @@ def test_a_server_on_the_clubs_network_shows_the_qr_code_with_its_address(tmp_pa
         port = url.rsplit(":", 1)[1]
         expect(page.get_by_test_id("marker-qr-url")).to_contain_text(f"http://192.168.1.20:{port}/club#/match/")
         expect(page.get_by_test_id("marker-qr-local")).to_be_hidden()
+        page.context.close()
+
+
+# --- the scoresheet page --------------------------------------------------------------------------------------
+
+
+def test_the_scoresheet_page_says_the_date_the_breaks_and_the_terms_as_the_pdf_does(
+    tmp_path: Path, browser: Browser
+) -> None:
+    with club_server(tmp_path / "sheet.sqlite3") as url:
+        made = httpx.post(
+            f"{url}/api/club/matches",
+            json={"players": ["Aino", "Eero"], "clock": "wall", "event": "Seurailta 3.12.", "table": "3"},
+            timeout=30,
+        ).json()
+        match_id, token = made["match"]["id"], {"X-Kaisa-Token": made["token"]}
+        assert httpx.post(
+            f"{url}/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=token
+        ).is_success
+        taken = httpx.post(
+            f"{url}/api/club/matches/{match_id}/break", json={"cue_ball": "W1", "seconds": 183}, headers=token
+        )
+        assert taken.is_success, taken.text
+        day = made["match"]["updated_at"][:10].split("-")
+        page = open_page(browser, f"{url}/club/scoresheet#/match/{match_id}", 390, 844)
+        page.get_by_test_id("lang-fi").click()
+        expect(page.get_by_test_id("ss-facts")).to_contain_text(f"Päivä: {int(day[2])}.{int(day[1])}.{day[0]}")
+        expect(page.get_by_test_id("ss-facts")).to_contain_text("Seurailta: Seurailta 3.12.")
+        expect(page.get_by_test_id("ss-table")).to_contain_text("Lyöntivuoro")
+        expect(page.get_by_test_id("ss-breaks")).to_have_text("Tauot: Aino (W1) 3:03")
+        expect(page.get_by_test_id("ss-totals")).to_contain_text("Lyöntivuorot 0")
+        page.get_by_test_id("lang-en").click()
+        months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+        expect(page.get_by_test_id("ss-facts")).to_contain_text(
+            f"Date: {int(day[2])} {months[int(day[1]) - 1]} {day[0]}"
+        )
+        expect(page.get_by_test_id("ss-breaks")).to_have_text("Breaks: Aino (W1) 3:03")
         page.context.close()

@@ -351,6 +351,15 @@ def test_match_against_the_computer(live: LiveServer, page: Page) -> None:
     expect(page.get_by_test_id("phase")).to_have_text("Vaihe: Peli")
     expect(page.get_by_test_id("shoot")).to_have_text("Lyö")
     finnish = page.get_by_test_id("ruling-text").all_inner_texts()
+    # the computer goes by its level's name in the page's language, never the English one
+    expect(page.get_by_test_id("player-1").get_by_test_id("name-1")).to_have_text("Vertailupelaaja")
+    assert "Baseline" not in page.locator("body").inner_text()
+    # Undo says what it takes back: Aino's safety (no call) and the computer's inning after it (the whole sentence
+    # is the button's title; its text where it fits on the bar's line, else "your stroke" alone)
+    replies = live.api("GET", f"/api/matches/{match_id}")["strokes"] - 2
+    full = "Peru lyöntisi ilman maalausta ja tietokoneen " + ("lyönti" if replies == 1 else f"{replies} lyöntiä")
+    expect(page.get_by_test_id("undo")).to_have_attribute("title", full)
+    expect(page.get_by_test_id("undo")).to_have_text(re.compile(f"^({re.escape(full)}|Peru lyöntisi)$"))
     assert finnish != english
     assert len(finnish) == len(english)
     assert any("Lyöntivuoro" in text or "Maalattu" in text or "Virhe" in text for text in finnish), finnish
@@ -363,11 +372,17 @@ def test_match_against_the_computer(live: LiveServer, page: Page) -> None:
     expect(page.get_by_test_id("ruling-text").first).to_have_text(english[0])
 
     # undo takes back Aino's safety and the computer's inning after it
+    expect(page.get_by_test_id("player-1").get_by_test_id("name-1")).to_have_text("Baseline")
+    full = "Undo your stroke without a call and the computer's " + ("stroke" if replies == 1 else f"{replies} strokes")
+    expect(page.get_by_test_id("undo")).to_have_attribute("title", full)
+    expect(page.get_by_test_id("undo")).to_have_text(re.compile(f"^({re.escape(full)}|Undo your stroke)$"))
     page.get_by_test_id("undo").click()
     expect(page.get_by_test_id("score-0")).to_have_text("6")
     expect(page.get_by_test_id("score-1")).to_have_text("0")
     expect(page.get_by_test_id("at-table-0")).to_be_visible()
     assert live.api("GET", f"/api/matches/{match_id}")["scores"] == {"W1": 6, "W2": 0}
+    expect(page.get_by_test_id("undo")).to_have_attribute("title", "Undo your stroke “K FL”")
+    expect(page.get_by_test_id("undo")).to_have_text(re.compile("^(Undo your stroke “K FL”|Undo “K FL”)$"))
 
 
 def test_two_players_lag_placement_and_ball_in_hand(live: LiveServer, page: Page) -> None:
@@ -562,11 +577,13 @@ def test_history_lists_and_replays_a_match(live: LiveServer, page: Page) -> None
     expect(row.get_by_test_id("continue")).to_be_visible()
     row.get_by_test_id("replay").click()
     page.wait_for_url(re.compile(rf".*#/replay/{match_id}/-1$"))
-    expect(page.get_by_test_id("replay-step")).to_have_text("action 0 / 1")
+    # the replay counts strokes: the lag is an action of its own, not a stroke
+    expect(page.get_by_test_id("replay-step")).to_have_text("stroke 0 / 0")
     frames = anim_count(page)
     page.get_by_test_id("replay-next").click()
     assert wait_for_animation(page, frames) > 10
-    expect(page.get_by_test_id("replay-step")).to_have_text("action 1 / 1")
+    expect(page.get_by_test_id("replay-step")).to_have_attribute("data-index", "0")
+    expect(page.get_by_test_id("replay-step")).to_have_text("stroke 0 / 0")
     expect(page.get_by_test_id("lag-result")).to_contain_text("wins")
     screenshot(page, "replay-lag.png")
     goto(page, live.url + "#/history")
@@ -800,6 +817,15 @@ def press_if_ready(page: Page, test_id: str) -> bool:
     return True
 
 
+def shown_name(live: LiveServer, player: dict[str, Any], lang: str) -> str:
+    """A player's name as the page shows it: a computer player named after its level by the level's name in the
+    page's language ("Vertailupelaaja"), a name given as it is."""
+    if player["kind"] == "human" or player["name"].lower() != player["kind"]:
+        return str(player["name"])
+    level = str(live.api("GET", "/api/players")[player["kind"]]["name"][lang])
+    return level[0].upper() + level[1:]
+
+
 def play_to_the_summary(page: Page, lang: str, shots: str | None = None) -> None:
     """Play the person's side as a beginner would (the lag as set, the break and every later stroke as safeties
     without a call, Space to shoot) until the match ends and its summary opens."""
@@ -867,8 +893,11 @@ def test_a_whole_match_against_the_computer_to_the_summary_and_its_replay(
         view = live.api("GET", f"/api/matches/{match_id}")
         assert view["phase"] == "over"
         assert not view["can_undo"]
-        winner = next(p["name"] for p in view["players"] if p["cue_ball"] == view["result"]["winner"])
+        winner = shown_name(live, next(p for p in view["players"] if p["cue_ball"] == view["result"]["winner"]), lang)
         expect(page.get_by_test_id("summary-title")).to_contain_text(winner)
+        if lang == "fi":  # the computer by its level's Finnish name, never the English one
+            expect(page.get_by_test_id("summary-table")).to_contain_text("Vertailupelaaja")
+            assert "Baseline" not in page.locator("body").inner_text()
         for i, p in enumerate(view["players"]):
             expect(page.get_by_test_id(f"summary-points-{i}")).to_have_text(
                 str(view["result"]["recorded"][p["cue_ball"]])
@@ -888,19 +917,30 @@ def test_a_whole_match_against_the_computer_to_the_summary_and_its_replay(
         row = page.locator(f"[data-testid=history-row][data-match-id='{match_id}']")
         expect(row.get_by_test_id("history-winner")).to_contain_text(winner)
         expect(row.get_by_test_id("history-strokes")).to_have_text(str(view["strokes"]))
+        if lang == "fi":
+            expect(row).to_contain_text("Vertailupelaaja")
+            assert "Baseline" not in page.locator("body").inner_text()
         doc_shot(page, f"history-{lang}-{size}.png")
         no_sideways_scroll(page)
 
-        # the replay jumped to stroke N from the list of strokes, then moved with the scrubber
+        # the replay jumped to stroke N from the list of strokes, then moved with the scrubber, stroke by stroke
         row.get_by_test_id("replay").click()
         items = page.get_by_test_id("replay-item")
         expect(items.first).to_be_visible()
         n = min(5, items.count() - 1)
         items.nth(n).locator("button").click()
-        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-index", str(n))
+        step = page.get_by_test_id("replay-step")
+        expect(step).to_have_attribute("data-index", str(n))
         expect(page.get_by_test_id("ruling")).not_to_be_empty()
-        page.get_by_test_id("replay-scrub").fill(str(n + 1))
-        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-index", str(n + 1))
+        k = int(step.get_attribute("data-stroke") or 0)
+        word = "lyönti" if lang == "fi" else "stroke"
+        expect(step).to_have_text(f"{word} {k} / {view['strokes']}")
+        page.get_by_test_id("replay-scrub").fill(str(k + 1))
+        expect(step).to_have_attribute("data-stroke", str(k + 1))
+        expect(step).to_have_text(f"{word} {k + 1} / {view['strokes']}")
+        shown = int(step.get_attribute("data-index") or -1)
+        expect(items.nth(shown)).to_have_attribute("aria-current", "step")
+        expect(items.nth(shown)).to_contain_text(f"{k + 1}. ")
         page.evaluate("window.scrollTo(0, 0)")  # the table the list and the scrubber moved (a phone: below it)
         doc_shot(page, f"replay-{lang}-{size}.png")
         no_sideways_scroll(page)
@@ -981,6 +1021,13 @@ def test_a_hint_is_drawn_taken_or_dismissed_and_changes_nothing(
         wait_for_animation(page, frames)
         expect(page.get_by_test_id("ruling-summary")).to_be_visible(timeout=WAIT)
         assert live.api("GET", f"/api/matches/{match_id}")["actions"] == before["actions"] + 1
+        # two people: Undo names whose stroke it takes back, the call set apart
+        # (where the whole sentence does not fit on the bar's line the short form shows; the whole is the title)
+        call = hint["call"]
+        full = f"Peru lyönti ”{call}” (Aino)" if lang == "fi" else f"Undo Aino's stroke “{call}”"
+        expect(page.get_by_test_id("undo")).to_have_attribute("title", full)
+        short = f"Peru ”{call}” (Aino)" if lang == "fi" else f"Undo “{call}” (Aino)"
+        expect(page.get_by_test_id("undo")).to_have_text(re.compile(f"^({re.escape(full)}|{re.escape(short)})$"))
     finally:
         page.context.close()
     assert not errors, f"uncaught errors in the page: {errors}"
@@ -1068,15 +1115,20 @@ def test_a_long_match_is_replayed_from_pages_of_its_history(live: LiveServer, br
         assert all(m is not None and int(m[1]) <= 50 for m in limits), asked
         assert "offset=0&" in asked[0]
         asked.clear()
-        last = count - 1
-        page.get_by_test_id("replay-scrub").fill(str(last))
-        expect(page.get_by_test_id("replay-step")).to_have_attribute("data-index", str(last))
+        # the scrubber goes by stroke: the last stroke's action is read and shown
+        strokes = view["strokes"]
+        page.get_by_test_id("replay-scrub").fill(str(strokes))
+        step = page.get_by_test_id("replay-step")
+        expect(step).to_have_attribute("data-stroke", str(strokes))
+        expect(step).to_have_text(f"stroke {strokes} / {strokes}")
+        last = int(step.get_attribute("data-index") or -1)
         assert any(f"offset={last // 50 * 50}&" in u for u in asked), asked
         expect(page.get_by_test_id("replay-action")).not_to_have_text(re.compile("loading"))
         stored = live.api("GET", f"/api/matches/{match_id}/actions?offset={last}&limit=1")[0]
+        assert stored["action"]["kind"] == "shot"
+        assert stored["state_after"]["strokes"] == strokes
         item = page.locator(f"[data-testid=replay-item][data-index='{last}']")
-        if stored["action"]["kind"] == "shot":
-            expect(item).to_contain_text(f"{stored['state_after']['strokes']}. ")
+        expect(item).to_contain_text(f"{strokes}. ")
         no_sideways_scroll(page)
     finally:
         page.context.close()
@@ -1138,3 +1190,52 @@ def test_6_the_clock_keeps_the_turns_time_over_a_break_and_a_reload(live: LiveSe
     played = live.api("GET", f"/api/matches/{match_id}")
     assert played["clock"]["elapsed"] >= reloaded
     assert played["clock_since"] != since
+
+
+def club_match_forfeited(live: LiveServer) -> int:
+    """A stored finished match: a club match between Aino and Eero that Eero (W2) forfeits after W2's placement."""
+
+    def post(path: str, body: Any, token: str | None = None) -> Any:
+        headers = {"content-type": "application/json", **({"X-Kaisa-Token": token} if token else {})}
+        request = urllib.request.Request(live.url + path, json.dumps(body).encode(), headers, method="POST")
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return json.load(answer)
+
+    made = post("api/club/matches", {"players": ["Aino", "Eero"]})
+    match_id, token = int(made["match"]["id"]), str(made["token"])
+    post(f"api/club/matches/{match_id}/place-w2", {"point": [W / 2, 2.6]}, token)
+    post(f"api/club/matches/{match_id}/forfeit", {"cue_ball": "W2"}, token)
+    return match_id
+
+
+def test_the_summary_of_a_finished_match_offers_a_rematch_and_a_new_game(live: LiveServer, page: Page) -> None:
+    """A finished match opened on the table shows its summary again (Summary); Rematch starts a new match of the
+    same players and opens it; New game goes to the start screen."""
+    match_id = club_match_forfeited(live)
+    finished = live.api("GET", f"/api/matches/{match_id}")
+    assert finished["phase"] == "over"
+    goto(page, live.url + f"#/match/{match_id}")
+    page.get_by_test_id("summary-open").click()
+    expect(page.get_by_test_id("summary")).to_be_visible()
+    expect(page.get_by_test_id("summary-title")).to_contain_text("Aino")
+    expect(page.get_by_test_id("rematch")).to_be_enabled()
+    page.get_by_test_id("rematch").click()
+    page.wait_for_url(lambda url: re.search(r"#/match/\d+$", url) is not None and not url.endswith(f"/{match_id}"))
+    rematch_id = int(page.url.rsplit("/", 1)[1])
+    assert rematch_id != match_id
+    expect(page.get_by_test_id("summary")).to_be_hidden()
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "lag")
+    expect(page.get_by_test_id("name-0")).to_have_text("Aino")
+    expect(page.get_by_test_id("player-1").get_by_test_id("name-1")).to_have_text("Eero")
+    rematch = live.api("GET", f"/api/matches/{rematch_id}")
+    assert [(p["name"], p["kind"]) for p in rematch["players"]] == [(p["name"], p["kind"]) for p in finished["players"]]
+    assert rematch["clock"]["mode"] == finished["clock"]["mode"]
+    assert rematch["actions"] == 0
+
+    goto(page, live.url + f"#/match/{match_id}")
+    page.get_by_test_id("summary-open").click()
+    expect(page.get_by_test_id("new-game")).to_be_visible()
+    page.get_by_test_id("new-game").click()
+    expect(page.get_by_test_id("summary")).to_be_hidden()
+    expect(page.get_by_test_id("start-computer")).to_be_visible()
+    assert not page.url.endswith(f"#/match/{match_id}")

@@ -540,8 +540,49 @@ def test_a_club_matchs_end_reads_as_the_kaavio_reads_a_scoresheet() -> None:
     assert shootout == {"points1": "48v", "points2": "51", "innings": 14, "longest1": 17, "longest2": 22}
     at_60 = match_result(ended(w1, {w1: 60, w2: 33}), 60)
     assert (at_60["points1"], at_60["points2"]) == ("33", "60")
-    lower_target = match_result(ended(w1, {w1: 60, w2: 45}), 40)  # both past a target of 40: the winner marked
-    assert (lower_target["points1"], lower_target["points2"]) == ("40", "40v")
+    at_40 = match_result(ended(w2, {w1: 33, w2: 40}), 40)  # a match played to the competition's target of 40
+    assert (at_40["points1"], at_40["points2"]) == ("40", "33")
+
+
+def test_a_marked_game_plays_to_the_competitions_target_and_who_reaches_it_first_wins(client: TestClient) -> None:
+    """KAAVIO 2 and rule 3: at a target of 40 the marker's club match is played to 40 (its rule option), the
+    breaker's 18 and a miss, then the other player's 42 ends it at once, and the kaavio records 18 - 40 for the
+    one who reached 40 first (not 60, not clamped and marked v)."""
+    night = Night(client, target=40)
+    night.register(NAMES[:4])
+    night.ok("/draw", {"seed": 1})
+    started = night.ok("/games/1/start", {"table": "1"})["answer"]  # the game's first player won the lag, took W1
+    match_id, token = started["marker_url"].split("/")[-2:]
+    base, headers = f"/api/club/matches/{match_id}", {"X-Kaisa-Token": token}
+    match = client.get(base).json()
+    assert match["winning_score"] == 40
+    assert client.post(f"{base}/place-w2", json={"point": [0.71, 2.6]}, headers=headers).is_success
+
+    def stroke(marks: dict[str, Any]) -> dict[str, Any]:
+        answer = client.post(f"{base}/strokes", json={"call": "K FL", "marks": marks}, headers=headers)
+        assert answer.status_code == 200, answer.text
+        view: dict[str, Any] = answer.json()["match"]
+        return view
+
+    pot = {"pots": [["K", "FL"]], "first_contact": "K"}
+    for n in range(3):
+        stroke({**pot, "place": [0.5, 0.3]} if n == 0 else pot)
+    stroke({"first_contact": "K"})  # a miss: the other player's turn
+    for _ in range(6):
+        view = stroke(pot)
+    assert view["phase"] == "play"
+    assert view["scores"] == {"W1": 18, "W2": 36}
+    assert night.game(1)["state"] == "running"
+    view = stroke(pot)  # 42: past the target, the game is over at once
+    assert view["phase"] == "over"
+    assert view["result"]["winner"] == "W2"
+    assert view["result"]["recorded"] == {"W1": 18, "W2": 40}
+    assert view["result"]["reason"] == "40 points (3)"
+    game = night.game(1)
+    assert game["state"] == "played"
+    assert (game["points1"], game["points2"]) == ("18", "40")
+    assert game["winner"] == game["player2"]
+    assert (game["longest1"], game["longest2"]) == (18, 42)
 
 
 def test_the_scoresheets_results_and_placings_are_served_as_pdf_and_csv(client: TestClient) -> None:

@@ -1,20 +1,50 @@
 """The scoresheet (pöytäkirja) of a club match as an A4 PDF, drawn with matplotlib's PDF backend.
 
-The same scoresheet is a print-friendly page (``/club/scoresheet``); this PDF is for filing and e-mail: the
-players, table, date, each inning's points and the running score, the runs, innings and fouls with their
-clauses, the result and signature lines.
+The same scoresheet is a print-friendly page (``/club/scoresheet``, with the same words and date); this PDF is for
+filing and e-mail: the players, table, date, each inning's points and the running score, the runs, innings and
+fouls with their clauses, the result and signature lines. Every foul is written out in full, wrapped in its
+column (a row is as tall as its fouls); the totals, breaks and result come after the last inning with room to
+sign under them, on a page of their own when the last page has no room left.
 """
 
 from __future__ import annotations
 
 import io
+import textwrap
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 A4 = (8.27, 11.69)
-ROWS_PER_PAGE = 34
+LEFT, RIGHT = 0.08, 0.92
+TABLE_TOP = 0.865
+"""The column heads' line; the header (title, facts, players) is above it."""
+PAGE_BOTTOM = 0.06
+"""Rows end above this (the page number is under it)."""
+SIGN_LINE = 0.09
+"""The signature lines (their labels under them)."""
+SIGN_ROOM = 0.06
+"""Free height above the signature lines to sign in."""
+COLUMNS = {"inning": 0.08, "strokes": 0.2, "seat0": 0.3, "seat1": 0.46, "fouls": 0.62}
+HEAD_CHARS = 15
+"""Characters on a line of a player's column head (9 pt bold in 0.16 of the page's width): a longer name wraps."""
+HEAD_LINE = 0.012
+SIGN_CHARS = 26
+"""Characters on a line of a signature's label (9 pt under a line of 0.25 of the page's width)."""
+FOUL_CHARS = 44
+"""Characters on a line of the foul column (7 pt DejaVu Sans in 0.31 of the page's width, with room to spare)."""
+ROW = 0.021
+"""A row's height with one line."""
+FOUL_LINE = 0.0125
+"""The height of each further line of a row's fouls."""
+SUMMARY_LINE = 0.022
+RESULT_LINE = 0.03
+SUMMARY_CHARS, RESULT_CHARS = 88, 66
+"""Characters on a line of the summary (10 pt) and of the result (12 pt bold) across the page."""
+MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 WORDS: dict[str, dict[str, Any]] = {
     "fi": {
@@ -22,20 +52,18 @@ WORDS: dict[str, dict[str, Any]] = {
         "match": "Ottelu",
         "table": "Pöytä",
         "date": "Päivä",
-        "event": "Kilpailu",
-        "inning": "Vuoro",
+        "event": "Seurailta",
+        "inning": "Lyöntivuoro",
         "strokes": "Lyönnit",
-        "points": "Pisteet",
-        "score": "Tilanne",
-        "fouls": "Virheet",
+        "fouls": "Virheet (sääntökohta)",
         "runs": "Paras sarja",
-        "innings": "Vuoroja",
+        "innings": "Lyöntivuorot",
         "foul_count": "Virheitä",
         "result": "Tulos",
         "winner": "Voittaja",
-        "unfinished": "Ottelu kesken",
-        "signatures": ("Kirjuri", "Pelaaja 1", "Pelaaja 2"),
-        "clause": "kohta",
+        "unfinished": "Ottelu on kesken.",
+        "marker": "Kirjuri",
+        "player": "Pelaaja",
         "breaks": "Tauot",
         "page": "sivu",
     },
@@ -44,24 +72,35 @@ WORDS: dict[str, dict[str, Any]] = {
         "match": "Match",
         "table": "Table",
         "date": "Date",
-        "event": "Event",
+        "event": "Club night",
         "inning": "Inning",
         "strokes": "Strokes",
-        "points": "Points",
-        "score": "Score",
-        "fouls": "Fouls",
+        "fouls": "Fouls (rule)",
         "runs": "Best run",
         "innings": "Innings",
         "foul_count": "Fouls",
         "result": "Result",
         "winner": "Winner",
-        "unfinished": "Match not finished",
-        "signatures": ("Marker", "Player 1", "Player 2"),
-        "clause": "rule",
+        "unfinished": "The match is not finished.",
+        "marker": "Marker",
+        "player": "Player",
         "breaks": "Breaks",
         "page": "page",
     },
 }
+"""The sheet's words, as the scoresheet page says them (club-strings.js, ``ss.*``)."""
+
+
+def sheet_date(iso: str, lang: str) -> str:
+    """The match's date as the sheet writes it: 3.12.2026 in Finnish, 3 Dec 2026 in English."""
+    day = date.fromisoformat(iso)
+    return f"{day.day}.{day.month}.{day.year}" if lang == "fi" else f"{day.day} {MONTHS_EN[day.month - 1]} {day.year}"
+
+
+def minutes(seconds: float) -> str:
+    """A break's length as m:ss."""
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def _strokes(numbers: list[int]) -> str:
@@ -72,92 +111,154 @@ def _strokes(numbers: list[int]) -> str:
 
 def _foul_text(foul: dict[str, Any], lang: str) -> str:
     text = str(foul.get(lang) or foul.get("en") or "")
-    return f"{foul['clause']} ({int(foul['points']):+d}) {text}"
+    return f"§ {foul['clause']} ({int(foul['points']):+d}) {text}"
+
+
+def foul_lines(fouls: list[dict[str, Any]], lang: str) -> list[str]:
+    """Every foul of an inning, each from a new line, wrapped to the foul column."""
+    lines: list[str] = []
+    for foul in fouls:
+        lines.extend(textwrap.wrap(_foul_text(foul, lang), FOUL_CHARS, break_long_words=True) or [""])
+    return lines
+
+
+@dataclass(frozen=True)
+class Row:
+    inning: dict[str, Any]
+    fouls: list[str]
+
+    @property
+    def height(self) -> float:
+        return ROW + FOUL_LINE * max(0, len(self.fouls) - 1)
+
+
+def _summary(sheet: dict[str, Any], w: dict[str, Any], names: list[str]) -> list[tuple[str, float, bool]]:
+    """The lines after the last inning, wrapped to the page: (text, font size, bold)."""
+    texts = [
+        f"{names[seat]}: {w['innings']} {sheet['inning_counts'][seat]} · {w['runs']} {sheet['runs'][seat]} · "
+        f"{w['foul_count']} {sheet['fouls'][seat]}"
+        for seat in (0, 1)
+    ]
+    breaks = sheet.get("breaks") or {}
+    if breaks:
+        who = {p.get("cue_ball"): p["name"] for p in sheet["players"]}
+        taken = ", ".join(f"{who.get(ball, ball)} ({ball}) {minutes(float(s))}" for ball, s in breaks.items())
+        texts.append(f"{w['breaks']}: {taken}")
+    lines = [(line, 10.0, False) for text in texts for line in textwrap.wrap(text, SUMMARY_CHARS)]
+    result = sheet.get("result")
+    if result:
+        players = sheet["players"]
+        winner = next((p["name"] for p in players if p.get("cue_ball") == result.get("winner")), "")
+        scores = result.get("recorded") or result.get("scores") or {}
+        score = " – ".join(str(scores.get(p.get("cue_ball"), "")) for p in players)
+        said = f"{w['result']}: {score}   {w['winner']}: {winner}"
+    else:
+        said = w["unfinished"]
+    lines.extend((line, 12.0, True) for line in textwrap.wrap(said, RESULT_CHARS))
+    return lines
+
+
+def _summary_height(lines: list[tuple[str, float, bool]]) -> float:
+    """From the last row down to the summary's last line's foot."""
+    return 0.012 + sum(RESULT_LINE if size > 10 else SUMMARY_LINE for _, size, _ in lines) + 0.01
+
+
+def _head(name: str) -> list[str]:
+    """A player's column head: the name with the cue ball, wrapped (three lines at most)."""
+    return textwrap.wrap(name, HEAD_CHARS, break_long_words=True, max_lines=3, placeholder="…")
+
+
+def paginate(rows: list[Row], summary: float, top: float) -> list[tuple[list[Row], bool]]:
+    """The rows of each page (from ``top`` down), and whether the page ends with the summary and the signatures:
+    rows fill a page down to its foot; the summary (``summary`` high) and room to sign follow the last row, on a
+    page of its own when the last page has no room left for them."""
+    pages: list[tuple[list[Row], bool]] = []
+    current: list[Row] = []
+    y = top
+    for row in rows:
+        if current and y - row.height < PAGE_BOTTOM:
+            pages.append((current, False))
+            current, y = [], top
+        current.append(row)
+        y -= row.height
+    if current and y - summary < SIGN_LINE + SIGN_ROOM:
+        # no room left to sum up and sign: the last row goes to the next page with them, not the summary alone
+        carried = current[-1:] if len(current) > 1 else []
+        pages.append((current[: len(current) - len(carried)], False))
+        current = carried
+    pages.append((current, True))
+    return pages
+
+
+def scoresheet_figures(sheet: dict[str, Any], lang: str = "fi") -> list[Figure]:
+    """The pages of ``sheet`` (the JSON of the club API's scoresheet) in ``lang`` (``fi`` or ``en``), drawn."""
+    lang = "fi" if lang == "fi" else "en"
+    w = WORDS[lang]
+    players = sheet["players"]
+    names = [f"{p['name']} ({p.get('cue_ball') or '–'})" for p in players]
+    rows = [Row(inning, foul_lines(inning["fouls"], lang)) for inning in sheet["innings"]]
+    summary = _summary(sheet, w, names)
+    heads = [[w["inning"]], [w["strokes"]], *(_head(name) for name in names), [w["fouls"]]]
+    pages = paginate(rows, _summary_height(summary), TABLE_TOP - 0.006 - HEAD_LINE * (len(max(heads, key=len)) - 1))
+    figures = []
+    for number, (page_rows, last) in enumerate(pages, start=1):
+        fig = Figure(figsize=A4)
+        fig.text(LEFT, 0.95, f"{w['title']} · {w['match']} {sheet['id']}", fontsize=16, weight="bold")
+        where = [f"{w['date']}: {sheet_date(sheet['date'], lang)}"]
+        if sheet.get("table_label"):
+            where.append(f"{w['table']}: {sheet['table_label']}")
+        if sheet.get("event"):
+            where.append(f"{w['event']}: {sheet['event']}")
+        fig.text(LEFT, 0.925, "   ".join(where), fontsize=10)
+        fig.text(LEFT, 0.9, f"1: {names[0]}      2: {names[1]}", fontsize=11)
+        y = TABLE_TOP
+        if page_rows or not last:
+            for x, head in zip(COLUMNS.values(), heads, strict=True):
+                for i, line in enumerate(head):
+                    fig.text(x, y - i * HEAD_LINE, line, fontsize=9, weight="bold")
+            y -= 0.006 + HEAD_LINE * (len(max(heads, key=len)) - 1)
+            fig.add_artist(_line(y))
+        for row in page_rows:
+            inning = row.inning
+            top = y - ROW + 0.006
+            cell = f"{int(inning['points']):+d}  → {inning['score']}"
+            fig.text(COLUMNS["inning"], top, str(inning["number"]), fontsize=9)
+            fig.text(COLUMNS["strokes"], top, _strokes(inning["strokes"]), fontsize=9)
+            seat = COLUMNS["seat0"] if int(inning["player"]) == 0 else COLUMNS["seat1"]
+            fig.text(seat, top, cell, fontsize=9, family="monospace")
+            for i, line in enumerate(row.fouls):
+                fig.text(COLUMNS["fouls"], top - i * FOUL_LINE, line, fontsize=7, color="#8a1c12")
+            y -= row.height
+        if last:
+            y -= 0.012
+            fig.add_artist(_line(y))
+            for text, size, bold in summary:
+                y -= RESULT_LINE if size > 10 else SUMMARY_LINE
+                fig.text(LEFT, y, text, fontsize=size, weight="bold" if bold else "normal")
+            signers = [w["marker"], *(f"{w['player']}: {p['name']}" for p in players)]
+            for i, who in enumerate(signers):
+                x = LEFT + i * 0.3
+                fig.add_artist(_line(SIGN_LINE, x, x + 0.25))
+                for j, line in enumerate(textwrap.wrap(who, SIGN_CHARS, max_lines=2, placeholder="…")):
+                    fig.text(x, SIGN_LINE - 0.02 - j * HEAD_LINE, line, fontsize=9)
+        fig.text(RIGHT, 0.03, f"{w['page']} {number}/{len(pages)}", fontsize=8, ha="right")
+        figures.append(fig)
+    return figures
 
 
 def scoresheet_to_pdf(sheet: dict[str, Any], lang: str = "fi") -> bytes:
     """The PDF bytes of ``sheet`` (the JSON of the club API's scoresheet) in ``lang`` (``fi`` or ``en``)."""
-    w = WORDS["fi" if lang == "fi" else "en"]
-    players = sheet["players"]
-    names = [f"{p['name']} ({p.get('cue_ball') or '–'})" for p in players]
-    innings = sheet["innings"]
-    pages = [innings[i : i + ROWS_PER_PAGE] for i in range(0, len(innings), ROWS_PER_PAGE)] or [[]]
     out = io.BytesIO()
     with PdfPages(out) as pdf:
-        for number, rows in enumerate(pages, start=1):
-            fig = Figure(figsize=A4)
-            fig.text(0.08, 0.95, f"{w['title']} · {w['match']} {sheet['id']}", fontsize=16, weight="bold")
-            where = [f"{w['date']}: {sheet['date']}"]
-            if sheet.get("table_label"):
-                where.append(f"{w['table']}: {sheet['table_label']}")
-            if sheet.get("event"):
-                where.append(f"{w['event']}: {sheet['event']}")
-            fig.text(0.08, 0.925, "   ".join(where), fontsize=10)
-            fig.text(0.08, 0.9, f"1: {names[0]}      2: {names[1]}", fontsize=11)
-            y = 0.865
-            heads = [
-                (0.08, w["inning"]),
-                (0.17, w["strokes"]),
-                (0.3, names[0][:22]),
-                (0.5, names[1][:22]),
-                (0.7, w["fouls"]),
-            ]
-            for x, head in heads:
-                fig.text(x, y, head, fontsize=9, weight="bold")
-            y -= 0.006
-            fig.add_artist(_line(fig, y))
-            for inning in rows:
-                y -= 0.021
-                seat = int(inning["player"])
-                cell = f"{int(inning['points']):+d}  → {inning['score']}"
-                fig.text(0.08, y, str(inning["number"]), fontsize=9)
-                fig.text(0.17, y, _strokes(inning["strokes"]), fontsize=9)
-                fig.text(0.3 if seat == 0 else 0.5, y, cell, fontsize=9, family="monospace")
-                fouls = "; ".join(_foul_text(f, lang) for f in inning["fouls"])
-                if fouls:
-                    fig.text(0.7, y, fouls[:48], fontsize=7, color="#8a1c12")
-            if number == len(pages):
-                y -= 0.04
-                fig.add_artist(_line(fig, y + 0.015))
-                for seat in (0, 1):
-                    fig.text(
-                        0.08,
-                        y,
-                        f"{names[seat]}: {w['innings']} {sheet['inning_counts'][seat]} · {w['runs']} "
-                        f"{sheet['runs'][seat]} · {w['foul_count']} {sheet['fouls'][seat]}",
-                        fontsize=10,
-                    )
-                    y -= 0.022
-                breaks = sheet.get("breaks") or {}
-                if breaks:
-                    fig.text(
-                        0.08,
-                        y,
-                        w["breaks"] + ": " + ", ".join(f"{b} {s:.0f} s" for b, s in breaks.items()),
-                        fontsize=10,
-                    )
-                    y -= 0.022
-                result = sheet.get("result")
-                if result:
-                    winner = next((p["name"] for p in players if p.get("cue_ball") == result.get("winner")), "")
-                    scores = result.get("recorded") or result.get("scores") or {}
-                    line = " – ".join(str(scores.get(p.get("cue_ball"), "")) for p in players)
-                    fig.text(0.08, y, f"{w['result']}: {line}   {w['winner']}: {winner}", fontsize=12, weight="bold")
-                else:
-                    fig.text(0.08, y, w["unfinished"], fontsize=12, weight="bold")
-                for i, who in enumerate(w["signatures"]):
-                    x = 0.08 + i * 0.3
-                    fig.add_artist(_line(fig, 0.09, x, x + 0.25))
-                    fig.text(x, 0.07, who, fontsize=9)
-            fig.text(0.92, 0.03, f"{w['page']} {number}/{len(pages)}", fontsize=8, ha="right")
+        for fig in scoresheet_figures(sheet, lang):
             pdf.savefig(fig)
     return out.getvalue()
 
 
-def _line(fig: Figure, y: float, x0: float = 0.08, x1: float = 0.92) -> Any:
+def _line(y: float, x0: float = LEFT, x1: float = RIGHT) -> Any:
     from matplotlib.lines import Line2D
 
-    return Line2D([x0, x1], [y, y], transform=fig.transFigure, color="#333", linewidth=0.6)
+    return Line2D([x0, x1], [y, y], color="#333", linewidth=0.6)
 
 
-__all__ = ["scoresheet_to_pdf"]
+__all__ = ["minutes", "paginate", "scoresheet_figures", "scoresheet_to_pdf", "sheet_date"]

@@ -4,7 +4,7 @@
 
 import { api, serverNow } from "./api.js";
 import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./controls.js";
-import { applyLabels, lang, levelDescription, levelName, onLangChange, serverText, setLang, setPlayerKinds, t } from "./i18n.js";
+import { applyLabels, lang, levelDescription, levelName, onLangChange, playerName, serverText, setLang, setPlayerKinds, t } from "./i18n.js";
 import * as placement from "./placement.js";
 import { ballChip, el, fmtClock, fmtPoints, rulingItem, shownNotes } from "./ui.js";
 import { fmtDecimal } from "./controls.js";
@@ -500,7 +500,7 @@ class MatchMode {
       return;
     }
     if (!this.alive()) return;
-    this.entry = view.last ? { outcome: view.last, names: view.players.map((p) => p.name) } : null;
+    this.entry = view.last ? { outcome: view.last, names: view.players.map((p) => playerName(p)) } : null;
     this.update(view);
     this.loadLog();
   }
@@ -529,7 +529,7 @@ class MatchMode {
   }
 
   names() {
-    return this.data.players.map((p) => p.name);
+    return this.data.players.map((p) => playerName(p));
   }
 
   playerOf(ball) {
@@ -538,7 +538,7 @@ class MatchMode {
 
   whoOf(ball) {
     const i = this.playerOf(ball);
-    return i >= 0 ? t("ruling.byShooter", { name: this.data.players[i].name, ball }) : ball;
+    return i >= 0 ? t("ruling.byShooter", { name: playerName(this.data.players[i]), ball }) : ball;
   }
 
   isHuman(i) {
@@ -650,7 +650,13 @@ class MatchMode {
     shoot.disabled = busy || this.breakStart !== null;
     const undo = $("undo");
     undo.hidden = !v.can_undo || !v.players.some((p) => p.kind === "human");
-    undo.textContent = this.undoLabel();
+    // the whole sentence when it fits on the bar's line, else the person's own stroke alone (a phone's bar at
+    // the foot, a narrow column); the whole sentence stays the button's title and accessible name
+    const label = this.undoLabel();
+    undo.textContent = label.full;
+    undo.title = label.full;
+    undo.setAttribute("aria-label", label.full);
+    if (!undo.hidden && undo.offsetParent !== null && !fitsOnItsLine(undo)) undo.textContent = label.short;
     undo.disabled = busy;
     const brk = $("take-break");
     const myBall = this.breakBall();
@@ -769,6 +775,10 @@ class MatchMode {
     if (this.computerError && v.computer_to_move) {
       box.append(el("button", { type: "button", "data-testid": "computer-retry", onclick: () => this.runComputer() }, t("match.retry")));
     }
+    // a finished match (closed summary, a reload, a match opened from the history) shows its summary again
+    if (v.phase === "over" && v.result) {
+      box.append(el("button", { type: "button", class: "primary", "data-testid": "summary-open", onclick: () => showSummary(this) }, t("summary.open")));
+    }
     if (!this.humanToMove()) return;
     if (v.phase === "choose") {
       for (const ball of ["W1", "W2"]) {
@@ -809,9 +819,12 @@ class MatchMode {
     if (this.logEarlier) box.append(el("p", { class: "hint" }, el("a", { href: `#/replay/${this.id}`, "data-testid": "log-earlier" }, t("log.earlier"))));
   }
 
-  /** What Undo takes back: the last person's stroke and the computer's strokes after it. */
+  /** What Undo takes back: the last person's stroke (the call set apart in quotes; whose, by name, when two
+   * people play) and the computer's strokes after it. `full` says it all; `short` names the person's stroke
+   * only, for a phone's bar. */
   undoLabel() {
     const v = this.data;
+    const people = v.players.filter((p) => p.kind === "human").length;
     let computer = 0;
     for (let i = this.log.length - 1; i >= 0; i--) {
       const seat = v.players.findIndex((p) => p.cue_ball === this.log[i].ball);
@@ -819,10 +832,19 @@ class MatchMode {
         computer++;
         continue;
       }
-      const call = this.log[i].call ?? t("ruling.noCall");
-      return computer ? t("match.undoStrokeAnd", { call, n: computer }) : t("match.undoStroke", { call });
+      const call = this.log[i].call;
+      const what = call ? t("match.undoCalled", { call }) : t("match.undoUncalled");
+      if (people > 1 && seat >= 0) {
+        const name = playerName(v.players[seat]);
+        const short = call ? `${t("match.undoShortCalled", { call })} (${name})` : t("match.undoShortOf", { name });
+        return { full: t("match.undoStrokeOf", { what, name }), short };
+      }
+      const short = call ? t("match.undoShortCalled", { call }) : t("match.undoShort");
+      if (!computer) return { full: t("match.undoStroke", { what }), short };
+      const full = computer === 1 ? t("match.undoStrokeAndOne", { what }) : t("match.undoStrokeAndMany", { what, n: computer });
+      return { full, short };
     }
-    return t("match.undo");
+    return { full: t("match.undo"), short: t("match.undo") };
   }
 
   /** A stroke into the log; `n` is its number in the match (the strokes played up to it). */
@@ -1128,7 +1150,7 @@ class MatchMode {
     }
     this.entry = {
       outcome,
-      names: before.players.map((p) => p.name),
+      names: before.players.map((p) => playerName(p)),
       who: outcome.ruling ? this.whoOf(outcome.ruling.shooter) : null,
       call: played.action.kind === "shot" ? call : undefined,
     };
@@ -1194,7 +1216,7 @@ class MatchMode {
       clearMessage();
       this.working = false;
       this.turnKey = null;
-      this.entry = view.last ? { outcome: view.last, names: view.players.map((p) => p.name) } : null;
+      this.entry = view.last ? { outcome: view.last, names: view.players.map((p) => playerName(p)) } : null;
       this.renderRuling();
       this.update(view);
       if (this.log.length) this.loadLog();
@@ -1241,10 +1263,31 @@ class MatchMode {
   }
 
   onLang() {
+    // the ruling's names follow the language too (a computer player goes by its level's name)
+    const ruling = this.entry && this.entry.outcome && this.entry.outcome.ruling;
+    if (this.entry && this.data) {
+      this.entry = { ...this.entry, names: this.data.players.map((p) => playerName(p)), ...(this.entry.who && ruling ? { who: this.whoOf(ruling.shooter) } : {}) };
+    }
     this.render();
     this.renderRuling();
     this.renderLog();
   }
+}
+
+/** Whether a button's text fits on one line of its row: beside the other buttons where the row does not wrap
+ * (a phone's bar), beside the first one where it does. */
+function fitsOnItsLine(button) {
+  const row = button.parentElement;
+  const wraps = getComputedStyle(row).flexWrap !== "nowrap";
+  const gap = parseFloat(getComputedStyle(row).columnGap) || 8;
+  const others = [...row.children].filter((c) => c !== button && c.offsetParent !== null && !c.hidden);
+  const beside = wraps ? others.slice(0, 1) : others;
+  const room = row.clientWidth - parseFloat(getComputedStyle(row).paddingLeft) - parseFloat(getComputedStyle(row).paddingRight) - beside.reduce((s, c) => s + c.offsetWidth + gap, 0);
+  const white = button.style.whiteSpace;
+  button.style.whiteSpace = "nowrap";
+  const need = button.scrollWidth;
+  button.style.whiteSpace = white;
+  return need <= room;
 }
 
 // --- the scoreboard -------------------------------------------------------------------------------------------
@@ -1257,19 +1300,20 @@ function renderScoreboard(v, { liveSeconds = 0 } = {}) {
   const box = $("scoreboard");
   box.replaceChildren();
   const playing = v.phase === "play" || v.phase === "shootout";
+  const target = v.winning_score || 60; // the points that win (3)
   const players = el("div", { class: "players" });
   v.players.forEach((p, i) => {
     const ball = p.cue_ball;
     const atTable = Boolean(ball && playing && v.shooter === ball);
-    // a finished match shows the recorded result (a winner's 65 is recorded 60)
+    // a finished match shows the recorded result (a winner's 65 is recorded 60, the target)
     const score = ball ? (v.result && v.result.recorded ? v.result.recorded[ball] : v.scores[ball]) : 0;
     const card = el(
       "div",
       { class: `player${atTable ? " at-table" : ""}`, "data-testid": `player-${i}`, dataset: { ball: ball || "" } },
-      el("div", { class: "name-row" }, ballChip(ball), el("span", { class: "name", "data-testid": `name-${i}` }, p.name)),
+      el("div", { class: "name-row" }, ballChip(ball), el("span", { class: "name", "data-testid": `name-${i}` }, playerName(p))),
       el("div", { class: "kind" }, [kindLabel(p.kind), ball || t("match.noBall")].filter(Boolean).join(" · ")),
-      el("div", { class: "score-row" }, el("span", { class: "score", "data-testid": `score-${i}` }, String(score)), el("span", { class: "target" }, "/ 60")),
-      el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / 60) * 100))}%` })),
+      el("div", { class: "score-row" }, el("span", { class: "score", "data-testid": `score-${i}` }, String(score)), el("span", { class: "target", "data-testid": `target-${i}` }, `/ ${target}`)),
+      el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / target) * 100))}%` })),
       el(
         "div",
         { class: "stats" },
@@ -1298,7 +1342,7 @@ function renderScoreboard(v, { liveSeconds = 0 } = {}) {
   if (v.shootout) {
     const so = v.shootout;
     const order = [so.first, so.first === "W1" ? "W2" : "W1"];
-    const nameOf = (ball) => (v.players.find((p) => p.cue_ball === ball) || { name: ball }).name;
+    const nameOf = (ball) => { const p = v.players.find((q) => q.cue_ball === ball); return p ? playerName(p) : ball; };
     box.append(
       el(
         "div",
@@ -1317,7 +1361,7 @@ function renderScoreboard(v, { liveSeconds = 0 } = {}) {
       el(
         "div",
         { class: "result", "data-testid": "result" },
-        el("strong", {}, t("match.winner", { name: i >= 0 ? v.players[i].name : r.winner, ball: r.winner })),
+        el("strong", {}, t("match.winner", { name: i >= 0 ? playerName(v.players[i]) : r.winner, ball: r.winner })),
         ` · ${t("match.recorded", { a: rec[0], b: rec[1] })} · ${serverText(r.reason)}`,
       ),
     );
@@ -1445,7 +1489,7 @@ class ReplayMode {
     app.view.overlay = {};
     app.view.draw();
     const a = this.index >= 0 ? this.actions[this.index] : null;
-    this.entry = a ? { outcome: a.outcome, names: this.base.players.map((p) => p.name), who: this.whoOf(a), call: a.action.kind === "shot" ? a.action.call : undefined } : null;
+    this.entry = a ? { outcome: a.outcome, names: this.base.players.map((p) => playerName(p)), who: this.whoOf(a), call: a.action.kind === "shot" ? a.action.call : undefined } : null;
     renderOutcome($("ruling"), this.entry);
     this.renderControls();
   }
@@ -1456,13 +1500,13 @@ class ReplayMode {
     if (!ruling) return null;
     const owners = a.state_after.owners || [];
     const i = owners.indexOf(ruling.shooter);
-    return i >= 0 ? t("ruling.byShooter", { name: this.base.players[i].name, ball: ruling.shooter }) : ruling.shooter;
+    return i >= 0 ? t("ruling.byShooter", { name: playerName(this.base.players[i]), ball: ruling.shooter }) : ruling.shooter;
   }
 
   describe(a) {
     if (!a) return this.index >= 0 ? t("replay.loading") : t("replay.start");
     const act = a.action;
-    const names = this.base.players.map((p) => p.name);
+    const names = this.base.players.map((p) => playerName(p));
     if (act.kind === "lag") return t("replay.lag");
     if (act.kind === "choose") return t("replay.choose", { name: names[a.player] ?? "", ball: act.cue_ball });
     if (act.kind === "place-w2") return t("replay.place", { x: fmtNum(act.point[0], 3), y: fmtNum(act.point[1], 3) });
@@ -1479,7 +1523,7 @@ class ReplayMode {
     if (a.action.kind === "shot" && ruling) {
       const owners = a.state_after.owners || [];
       const k = owners.indexOf(ruling.shooter);
-      const who = k >= 0 ? this.base.players[k].name : ruling.shooter;
+      const who = k >= 0 ? playerName(this.base.players[k]) : ruling.shooter;
       return `${a.state_after.strokes}. ${who}: ${a.action.call ?? t("ruling.noCall")} ${fmtPoints(ruling.points)}`;
     }
     return this.describe(a);
@@ -1519,11 +1563,21 @@ class ReplayMode {
     }
   }
 
+  /** Strokes played up to action `i` (0 at the start and through the lag and the placements). */
+  strokesAt(i) {
+    const a = i >= 0 ? this.actions[i] : null;
+    return a ? a.state_after.strokes : 0;
+  }
+
   renderControls() {
     const n = this.count;
+    // people count a match in strokes: the step and the scrubber go by stroke; the lag, the choice, the
+    // placement and the breaks stay in the list and under the arrow buttons
+    const strokes = this.base.strokes;
+    const k = this.strokesAt(this.index);
     const scrub = $("replay-scrub");
-    scrub.max = String(Math.max(0, n - 1));
-    scrub.value = String(this.index);
+    scrub.max = String(strokes);
+    scrub.value = String(k);
     scrub.disabled = this.busy();
     for (const item of $("replay-list").children) {
       const current = Number(item.dataset.index) === this.index;
@@ -1537,10 +1591,11 @@ class ReplayMode {
         }
       }
     }
-    $("replay-step").textContent = t("replay.step", { i: this.index + 1, n });
+    $("replay-step").textContent = t("replay.step", { i: k, n: strokes });
     $("replay-step").dataset.index = String(this.index);
+    $("replay-step").dataset.stroke = String(k);
     $("replay-action").textContent = this.describe(this.index >= 0 ? this.actions[this.index] : null);
-    const names = this.base.players.map((p) => p.name);
+    const names = this.base.players.map((p) => playerName(p));
     $("prompt").textContent = t("replay.prompt", { id: this.id, a: names[0], b: names[1] });
     const busy = this.busy();
     $("replay-first").disabled = busy || this.index < 0;
@@ -1586,7 +1641,7 @@ class ReplayMode {
       app.view.balls = { ...a.state_after.position.balls };
       app.view.draw();
     }
-    this.entry = { outcome: played.outcome, names: this.base.players.map((p) => p.name), who: this.whoOf(a), call: a.action.kind === "shot" ? a.action.call : undefined };
+    this.entry = { outcome: played.outcome, names: this.base.players.map((p) => playerName(p)), who: this.whoOf(a), call: a.action.kind === "shot" ? a.action.call : undefined };
     await renderOutcome($("ruling"), this.entry, { reveal: true, alive: () => this.alive(), onItem: settled && settled.onItem });
     if (settled) await settled.finish();
     if (!this.alive()) return false;
@@ -1595,6 +1650,28 @@ class ReplayMode {
     this.working = false;
     this.renderControls();
     return true;
+  }
+
+  /** Jump to stroke `s` (0: the start): the first action after which `s` strokes are played. Only the other
+   * actions (the lag, the choice, the placement, breaks) lie between strokes, so it is one of the few actions
+   * from `s - 1` on: their pages are read first. */
+  async goStroke(s) {
+    if (this.busy()) return;
+    const target = Math.max(0, Math.min(this.base.strokes, s));
+    if (target === 0) return this.go(-1);
+    const lo = Math.min(this.count - 1, target - 1);
+    const hi = Math.min(this.count - 1, lo + this.count - this.base.strokes);
+    const mine = ++this.going;
+    try {
+      await Promise.all([this.ensure(lo), this.ensure(hi)]);
+    } catch (error) {
+      if (this.alive()) showError(error);
+      return;
+    }
+    if (!this.alive() || mine !== this.going) return;
+    let i = lo;
+    while (i < hi && this.strokesAt(i) < target) i++;
+    return this.go(i);
   }
 
   /** Jump to action `i` (its page read first; of many jumps asked at once, the latest is shown). */
@@ -1631,6 +1708,8 @@ class ReplayMode {
 
   onLang() {
     renderScoreboard(this.viewAt(this.index));
+    const a = this.index >= 0 ? this.actions[this.index] : null;
+    if (this.entry && a) this.entry = { ...this.entry, names: this.base.players.map((p) => playerName(p)), who: this.whoOf(a) };
     renderOutcome($("ruling"), this.entry);
     this.renderControls();
   }
@@ -2132,15 +2211,17 @@ async function enterHistory() {
   const locale = lang() === "fi" ? "fi-FI" : "en-GB";
   rows.replaceChildren(
     ...matches.map((m) => {
-      // names with their recorded points, the winner in bold; the kind of a computer player after its name
+      // names with their recorded points, the winner in bold; the kind of a computer player after a name given
+      // to it (one named after its level shows the level's name alone)
       const who = m.players.map((p) => {
-        const label = `${p.name}${p.kind === "human" ? "" : ` (${levelName(p.kind)})`}`;
+        const shown = playerName(p);
+        const label = `${shown}${p.kind === "human" || shown !== p.name ? "" : ` (${levelName(p.kind)})`}`;
         const won = m.result && p.cue_ball && m.result.winner === p.cue_ball;
         const points = m.result && p.cue_ball ? ` ${m.result.recorded[p.cue_ball]}` : "";
         return el(won ? "strong" : "span", { "data-testid": won ? "history-winner" : null }, `${label}${points}`);
       });
       const when = new Date(m.created_at).toLocaleString(locale, { dateStyle: "short", timeStyle: "short" });
-      const status = m.status === "over" ? (m.result ? t("history.won", { name: (m.players.find((p) => p.cue_ball === m.result.winner) || { name: m.result.winner }).name }) : t("history.over")) : t("history.playing");
+      const status = m.status === "over" ? (m.result ? t("history.won", { name: ((p) => (p ? playerName(p) : m.result.winner))(m.players.find((p) => p.cue_ball === m.result.winner)) }) : t("history.over")) : t("history.playing");
       return el(
         "tr",
         { "data-testid": "history-row", dataset: { matchId: String(m.id), status: m.status } },
@@ -2167,6 +2248,7 @@ async function enterHistory() {
 
 async function route() {
   app.session += 1;
+  show("summary", false); // the summary belongs to the match it was opened on (New game, Back, a link)
   const id = (location.hash.match(/^#\/(?:match|replay)\/(\d+)/) || [])[1];
   document.title = id ? `Kaisa · ${id}` : "Kaisa";
   app.view.skip();
@@ -2229,7 +2311,7 @@ function wire() {
   $("replay-prev").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(app.mode.index - 1));
   $("replay-first").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(-1));
   $("replay-play").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.playAll());
-  $("replay-scrub").addEventListener("input", (e) => app.mode instanceof ReplayMode && app.mode.go(Number(e.target.value)));
+  $("replay-scrub").addEventListener("input", (e) => app.mode instanceof ReplayMode && app.mode.goStroke(Number(e.target.value)));
 
   const form = $("form-computer");
   form.level.addEventListener("change", describeLevel);
@@ -2239,6 +2321,7 @@ function wire() {
     localStorage.setItem(NAME_KEY, name);
     const me = { name, kind: "human" };
     const level = form.level.value;
+    // stored under its level's id, shown by the level's name in the language of whoever looks (playerName)
     const bot = { name: `${level[0].toUpperCase()}${level.slice(1)}`, kind: level };
     createMatch(form.second.checked ? [bot, me] : [me, bot], form.clock.checked, form.seed.value);
   });
@@ -2342,7 +2425,7 @@ async function showSummary(mode) {
   if (!mode.alive()) return;
   const r = v.result;
   const winner = v.players.find((p) => p.cue_ball === r.winner);
-  $("summary-title").textContent = t("summary.title", { name: winner ? winner.name : r.winner });
+  $("summary-title").textContent = t("summary.title", { name: winner ? playerName(winner) : r.winner });
   const stats = v.players.map(() => ({ strokes: 0, pots: 0, fouls: 0, best: 0, run: 0 }));
   for (const a of actions) {
     const ruling = a.outcome && a.outcome.ruling;
@@ -2358,7 +2441,7 @@ async function showSummary(mode) {
     if (ruling.turn_passes) s.run = 0;
   }
   const rows = [
-    ["summary.player", (p) => p.name],
+    ["summary.player", (p) => playerName(p)],
     ["summary.points", (p) => String(p.cue_ball ? r.recorded[p.cue_ball] : 0)],
     ["summary.innings", (p) => String(p.cue_ball ? v.innings[p.cue_ball] : 0)],
     ["summary.bestRun", (_p, i) => String(stats[i].best)],

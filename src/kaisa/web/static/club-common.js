@@ -146,13 +146,14 @@ export function beep(times = 2) {
 
 // --- the scoreboard -----------------------------------------------------------------------------------------
 
-/** Fill `box` with the scoreboard of a club match: names, cue balls, scores to 60, innings, run, fouls, who is
- * at the table and in hand, the clock (ticking from `since`), the shoot-out and the result. `playerExtra(i)`
- * may add controls to a player's card (the marker's break buttons). */
+/** Fill `box` with the scoreboard of a club match: names, cue balls, scores to the target (60, or a
+ * competition's), innings, run, fouls, who is at the table and in hand, the clock (ticking from `since`), the
+ * shoot-out and the result. `playerExtra(i)` may add controls to a player's card (the marker's break buttons). */
 export function renderBoard(box, view, { since = null, playerExtra = null } = {}) {
   box.replaceChildren();
   box.dataset.phase = view.phase;
   const live = playing(view) && !choosingStarter(view);
+  const target = view.winning_score || 60; // the points that win (3): the competition's target, or 60
   const players = el("div", { class: "players" });
   view.players.forEach((p, i) => {
     const ball = p.cue_ball;
@@ -174,9 +175,9 @@ export function renderBoard(box, view, { since = null, playerExtra = null } = {}
           "div",
           { class: "score-row" },
           el("span", { class: "score", "data-testid": `score-${i}` }, String(score)),
-          el("span", { class: "target" }, "/ 60"),
+          el("span", { class: "target", "data-testid": `target-${i}` }, `/ ${target}`),
         ),
-        el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / 60) * 100))}%` })),
+        el("div", { class: "bar" }, el("span", { style: `width:${Math.max(0, Math.min(100, (score / target) * 100))}%` })),
         el(
           "div",
           { class: "stats" },

@@ -498,7 +498,10 @@ class MatchPage {
     const key = `${view.actions}:${view.phase}:${view.shooter}:${view.from_hand}`;
     if (key !== this.ctxKey) {
       this.ctxKey = key;
-      if (!this.editing) this.entry = newEntry();
+      // a stroke being entered behind strokes waiting on this phone stays in the form when they are confirmed
+      // (it is still the stroke due); any other change of the match starts a fresh entry
+      const same = this.entry.behind && this.entry.n === this.ctx().n;
+      if (!this.editing && !same) this.entry = newEntry();
       this.w2 = null;
     }
     this.render();
@@ -561,14 +564,25 @@ class MatchPage {
     if (this.editing) return this.editing.ctx;
     const v = this.view;
     const balls = { ...v.position.balls };
-    const waiting = this.waitingStrokes().length;
-    if (waiting) {
+    const n = this.dueNumber();
+    if (this.waitingStrokes().length) {
       // strokes entered on this phone wait to be sent: this one comes after them, and as the turn may have passed
       // the marker says whose it is (the server refuses it if it is not that player's stroke, or not this stroke)
-      return { shooter: this.offShooter || v.shooter, fromHand: false, opening: false, balls, n: v.strokes + 1 + waiting, unsure: !this.offShooter };
+      return { shooter: this.offShooter || v.shooter, fromHand: false, opening: false, balls, n, waiting: true, unsure: !this.offShooter };
     }
     if (v.from_hand) delete balls[v.shooter];
-    return { shooter: v.shooter, fromHand: v.from_hand, opening: v.opening, balls, n: v.strokes + 1 };
+    return { shooter: v.shooter, fromHand: v.from_hand, opening: v.opening, balls, n };
+  }
+
+  /** The number of the stroke due as the marker counts: after the match shown and after every stroke waiting on
+   * this phone (each carries its number). A stroke confirmed late is in the match shown at once (late()). */
+  dueNumber() {
+    let n = this.view.strokes + 1;
+    for (const item of this.waitingStrokes()) {
+      const sent = item.body && item.body.stroke;
+      n = Math.max(n, Number.isInteger(sent) ? sent + 1 : n + 1);
+    }
+    return n;
   }
 
   /** The strokes entered on this phone and not yet recorded by the server (waiting or being sent). */
@@ -1255,6 +1269,10 @@ class MatchPage {
     const c = this.ctx();
     const v = this.view;
     const name = nameOf(v, c.shooter);
+    if (!this.editing && e.n === undefined) {
+      e.n = c.n; // the stroke this entry is for
+      e.behind = Boolean(c.waiting); // begun behind strokes waiting on this phone
+    }
     $("entry-title").textContent = c.unsure ? t("club.entry.titleWho", { n: c.n }) : t("club.entry.title", { n: c.n, name, ball: c.shooter });
     this.renderHold(c);
     $("entry-opening").hidden = !c.opening;

@@ -129,7 +129,7 @@ const STRINGS = {
     "aim.searching": "Finding the window that pots the call…",
     "match.lagDistance": "{name} ({ball}): {cm} cm from the head cushion",
     "match.lagGone": "{name} ({ball}): not on the table",
-    "replay.scrub": "Jump to an action",
+    "replay.scrub": "Jump to a stroke",
     "history.strokes": "Strokes",
     "history.won": "{name} won",
     "call.cannotScore": "{call} cannot score now:",
@@ -169,10 +169,18 @@ const STRINGS = {
     "summary.pots": "Pots / strokes",
     "summary.fouls": "Fouls",
     "summary.rematch": "Rematch",
+    "summary.open": "Summary",
     "summary.newGame": "New game",
     "summary.replay": "Replay",
-    "match.undoStroke": "Undo your stroke {call}",
-    "match.undoStrokeAnd": "Undo your stroke {call} and the computer's {n}",
+    "match.undoStroke": "Undo your stroke {what}",
+    "match.undoStrokeAndOne": "Undo your stroke {what} and the computer's stroke",
+    "match.undoStrokeAndMany": "Undo your stroke {what} and the computer's {n} strokes",
+    "match.undoStrokeOf": "Undo {name}'s stroke {what}",
+    "match.undoCalled": "“{call}”",
+    "match.undoUncalled": "without a call",
+    "match.undoShortCalled": "Undo “{call}”",
+    "match.undoShort": "Undo your stroke",
+    "match.undoShortOf": "Undo {name}'s stroke",
     "ruling.fouls": "Fouls",
     "ruling.notes": "Notes",
     "ruling.clause": "clause",
@@ -221,7 +229,7 @@ const STRINGS = {
     "replay.loading": "loading…",
     "replay.title": "Replay",
     "replay.play": "Play all",
-    "replay.step": "action {i} / {n}",
+    "replay.step": "stroke {i} / {n}",
     "replay.start": "start",
     "replay.lag": "lag",
     "replay.choose": "{name} takes {ball}",
@@ -355,7 +363,7 @@ const STRINGS = {
     "aim.searching": "Etsitään suuntien ikkunaa, joka pussittaa maalauksen…",
     "match.lagDistance": "{name} ({ball}): {cm} cm päätyvallista",
     "match.lagGone": "{name} ({ball}): ei pöydällä",
-    "replay.scrub": "Siirry toimintoon",
+    "replay.scrub": "Siirry lyöntiin",
     "history.strokes": "Lyöntejä",
     "history.won": "{name} voitti",
     "call.cannotScore": "{call} ei voi tuoda pisteitä nyt:",
@@ -395,10 +403,18 @@ const STRINGS = {
     "summary.pots": "Pussitukset / lyönnit",
     "summary.fouls": "Virheet",
     "summary.rematch": "Uusintaottelu",
+    "summary.open": "Yhteenveto",
     "summary.newGame": "Uusi peli",
     "summary.replay": "Katso uusinta",
-    "match.undoStroke": "Peru lyöntisi {call}",
-    "match.undoStrokeAnd": "Peru lyöntisi {call} ja tietokoneen {n} lyöntiä",
+    "match.undoStroke": "Peru lyöntisi {what}",
+    "match.undoStrokeAndOne": "Peru lyöntisi {what} ja tietokoneen lyönti",
+    "match.undoStrokeAndMany": "Peru lyöntisi {what} ja tietokoneen {n} lyöntiä",
+    "match.undoStrokeOf": "Peru lyönti {what} ({name})",
+    "match.undoCalled": "”{call}”",
+    "match.undoUncalled": "ilman maalausta",
+    "match.undoShortCalled": "Peru ”{call}”",
+    "match.undoShort": "Peru lyöntisi",
+    "match.undoShortOf": "Peru lyönti ({name})",
     "ruling.fouls": "Virheet",
     "ruling.notes": "Huomiot",
     "ruling.clause": "kohta",
@@ -447,7 +463,7 @@ const STRINGS = {
     "replay.loading": "ladataan…",
     "replay.title": "Uusinta",
     "replay.play": "Toista kaikki",
-    "replay.step": "toiminto {i} / {n}",
+    "replay.step": "lyönti {i} / {n}",
     "replay.start": "alku",
     "replay.lag": "teikkaus",
     "replay.choose": "{name} ottaa pallon {ball}",
@@ -539,6 +555,8 @@ export function ruleText(item) {
 export function serverText(text) {
   if (text && typeof text === "object") return ruleText(text); // a bilingual {fi, en} text (lag reasons)
   if (current === "fi" && text in SERVER_FI) return SERVER_FI[text];
+  const won = current === "fi" && typeof text === "string" && /^(\d+) points \(3\)$/.exec(text); // a target other than 60
+  if (won) return `${won[1]} pistettä (3)`;
   return text;
 }
 
@@ -553,6 +571,17 @@ export function setPlayerKinds(kinds) {
 export function levelName(level) {
   const kind = playerKinds[level];
   return kind ? kind.name[current] || kind.name.en : level;
+}
+
+/** A player's name as a page shows it. A computer player the page named after its level stores the level's
+ * id as its name ("Club", any case: the API, the CLI and exports show that); the page shows it as the level's
+ * name in the current language ("Seurapelaaja", "Club player"), so a stored match never freezes the language it
+ * was started in. A name a person gave is shown as it is. */
+export function playerName(player) {
+  const { name, kind } = player;
+  if (kind === "human" || !playerKinds[kind] || String(name).toLowerCase() !== String(kind).toLowerCase()) return name;
+  const level = levelName(kind);
+  return `${level[0].toUpperCase()}${level.slice(1)}`;
 }
 
 /** A player kind's description in the current language. */

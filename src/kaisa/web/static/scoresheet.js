@@ -13,6 +13,25 @@ function strokes(numbers) {
   return numbers.length === 1 ? String(numbers[0]) : `${numbers[0]}–${numbers[numbers.length - 1]}`;
 }
 
+const MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** The match's date as the PDF writes it (kaisa.web.scoresheet.sheet_date): 3.12.2026, or 3 Dec 2026 in English. */
+function sheetDate(iso) {
+  const [year, month, day] = iso.split("-").map(Number);
+  return lang() === "fi" ? `${day}.${month}.${year}` : `${day} ${MONTHS_EN[month - 1]} ${year}`;
+}
+
+/** A break's length as m:ss. */
+function minutes(seconds) {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function nameOf(sheet, cueBall) {
+  const player = sheet.players.find((p) => p.cue_ball === cueBall);
+  return player ? player.name : cueBall;
+}
+
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
@@ -23,7 +42,7 @@ function render() {
   if (!s) return;
   const names = s.players.map((p) => `${p.name} (${p.cue_ball || "–"})`);
   document.getElementById("pdf").href = `/api/club/matches/${s.id}/scoresheet.pdf?lang=${lang()}`;
-  const facts = [`${t("ss.date")}: ${s.date.split("-").reverse().join(".")}`];
+  const facts = [`${t("ss.date")}: ${sheetDate(s.date)}`];
   if (s.table_label) facts.push(`${t("ss.table")}: ${s.table_label}`);
   if (s.event) facts.push(`${t("ss.event")}: ${s.event}`);
   const rows = s.innings.map((i) =>
@@ -64,7 +83,9 @@ function render() {
       ...[0, 1].map((seat) =>
         el("div", {}, `${names[seat]}: ${t("ss.innings")} ${s.inning_counts[seat]} · ${t("ss.runs")} ${s.runs[seat]} · ${t("ss.foulCount")} ${s.fouls[seat]}`),
       ),
-      breaks.length ? el("div", {}, `${t("ss.breaks")}: ${breaks.map(([b, sec]) => `${b} ${Math.round(sec)} s`).join(", ")}`) : null,
+      breaks.length
+        ? el("div", { "data-testid": "ss-breaks" }, `${t("ss.breaks")}: ${breaks.map(([b, sec]) => `${nameOf(s, b)} (${b}) ${minutes(sec)}`).join(", ")}`)
+        : null,
     ),
     el("p", { class: "result", "data-testid": "ss-result" }, resultText),
     el(

@@ -664,6 +664,18 @@ export class TableView {
       [line.from, line.to],
       [[aim.from[0] - d[0] * back, aim.from[1] - d[1] * back], [aim.from[0] - d[0] * (back + 0.45), aim.from[1] - d[1] * (back + 0.45)]],
     ];
+    const labels = []; // the advisor's calls (a hint, the study's advice): their lines and labels
+    for (const advice of this.overlay.advice || []) {
+      const cue = advice.stroke.place || this.balls[advice.stroke.ball];
+      if (!cue) continue;
+      const others = { ...this.balls };
+      delete others[advice.stroke.ball];
+      const reach = g.cast(cue, advice.stroke.direction, others, advice.stroke.ball);
+      lines.push([cue, reach.at]);
+      const b = advice.ball && advice.pocket ? this.balls[advice.ball] : null;
+      if (b) lines.push([b, g.mouth(advice.pocket)]);
+      labels.push(b || reach.at);
+    }
     const paths = (this.overlay.preview && this.overlay.preview.paths) || {};
     for (const points of Object.values(paths)) {
       const every = Math.max(1, Math.ceil(points.length / 40));
@@ -673,7 +685,7 @@ export class TableView {
       for (const id of BALL_IDS) if (this.balls[id]) this._drawBall(id, this.balls[id], false);
     };
     const contact = [(hit.at[0] + target[0]) / 2, (hit.at[1] + target[1]) / 2];
-    const first = this._insetSpot(r, lines, []);
+    const first = this._insetSpot(r, lines, [], labels);
     this._zoomed(contact, 5, first, r, (px) => {
       this._drawBed(px);
       drawBalls();
@@ -683,7 +695,7 @@ export class TableView {
     const pocket = called.pocket || line.pocket;
     if (pocket) {
       const m = g.mouth(pocket);
-      const second = this._insetSpot(r, lines, this.insets);
+      const second = this._insetSpot(r, lines, this.insets, labels);
       this._zoomed(m, 3, second, r, (px) => {
         this._drawBed(px);
         drawBalls();
@@ -695,8 +707,9 @@ export class TableView {
 
   /** The centre (CSS px) for an inset of radius `r` that stays clearest of every ball, pocket and pocket name,
    * the `lines` (metres: the aim, the object ball's line, the cue, the preview's paths), the area a ball is
-   * being placed in and the insets `taken`: the best of a grid over the canvas. */
-  _insetSpot(r, lines, taken) {
+   * being placed in, the insets `taken` and the advisor's `labels` (metres: written within about 60 px of the
+   * point): the best of a grid over the canvas. */
+  _insetSpot(r, lines, taken, labels = []) {
     const g = this.geo;
     const cssW = this.canvas.width / this.dpr;
     const cssH = this.canvas.height / this.dpr;
@@ -709,6 +722,7 @@ export class TableView {
       circles.push([this.toPx(this._labelAt(id)), 10]);
     }
     for (const inset of taken) circles.push([inset.at, inset.r + 4]);
+    for (const at of labels) circles.push([this.toPx(at), 60]);
     const segments = lines.map(([a, b]) => [this.toPx(a), this.toPx(b)]);
     const rects = [];
     const legal = this.overlay.legal;
