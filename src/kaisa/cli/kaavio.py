@@ -30,6 +30,7 @@ from kaisa.cli.common import MAX_INPUT_BYTES, console, fail, read_json
 
 if TYPE_CHECKING:
     from kaisa.competition import Kaavio
+    from kaisa.competition.model import Share
 
 T = TypeVar("T")
 
@@ -309,13 +310,53 @@ _RANKING_WORDS = {
 }
 
 
+_PRIZE_WORDS = {
+    "fi": (
+        "Rahanjako",
+        ("sija", "pelaaja", "palkinto"),
+        ("osallistumismaksut", "SBiL:n osuus", "seuran osuus", "jaettavana"),
+    ),
+    "en": ("Prize split", ("place", "player", "prize"), ("entry fees", "SBiL's share", "club's share", "to split")),
+}
+
+
+def _share(text: str | None) -> Share | None:
+    from kaisa.competition import CompetitionError
+    from kaisa.competition.model import Share
+
+    if text is None:
+        return None
+    try:
+        return Share.parse(text)
+    except CompetitionError as error:
+        fail(str(error))
+
+
 @app.command("placings")
 def placings_cmd(
     path: FileArg,
     lang: Annotated[str, typer.Option("--lang", help="Language of the table: fi or en.")] = "en",
+    prizes: Annotated[
+        bool, typer.Option("--prizes", help="Also the prize split (KAAVIO 10): the competition's settings, or:")
+    ] = False,
+    fee: Annotated[int | None, typer.Option("--fee", min=0, max=10000, help="Entry fee a player, euros.")] = None,
+    sbil: Annotated[str | None, typer.Option("--sbil", help="SBiL's share: euros (20) or a percentage (10%).")] = None,
+    club: Annotated[
+        str | None, typer.Option("--club", help="The club's share, of what SBiL leaves: 20 or 10%.")
+    ] = None,
+    winner_weight: Annotated[
+        int | None, typer.Option("--winner-weight", min=0, max=100, help="Winner weight v in percent (default 50).")
+    ] = None,
+    paid: Annotated[
+        int | None, typer.Option("--paid", min=1, max=128, help="Paid places (default 3; ties on the last are paid).")
+    ] = None,
 ) -> None:
-    """Placings and ranking points once the competition has ended."""
+    """Placings and ranking points once the competition has ended; with --prizes (or any prize option) the prize
+    split of the entry fees."""
+    from dataclasses import replace
+
     from kaisa.competition.placings import placings, ranking_points
+    from kaisa.competition.placings import prizes as prize_table
 
     lang = _doc_lang(lang)
     k = _load(path)
@@ -329,15 +370,47 @@ def placings_cmd(
     for p in placings(k):
         _row(t, p.place, p.name, k.player(p.number).club, p.wins, p.points, pts[p.number])
     console.print(t)
+    given = (fee, sbil, club, winner_weight, paid)
+    if not prizes and all(v is None for v in given):
+        return
+    was = k.settings.prizes
+    settings = replace(
+        was,
+        sbil=_share(sbil) or was.sbil,
+        club=_share(club) or was.club,
+        winner_weight=was.winner_weight if winner_weight is None else winner_weight,
+        paid_places=paid or was.paid_places,
+    )
+    if fee is not None:
+        k.settings = replace(k.settings, entry_fee=fee)
+    if k.settings.entry_fee <= 0:
+        fail("no entry fee: give the fee a player with --fee (euros)")
+    split = prize_table(k, settings=settings)
+    ptitle, pheads, sums = _PRIZE_WORDS[lang]
+    t = Table(title=Text(f"{ptitle}: {k.settings.name}"))
+    for i, c in enumerate(pheads):
+        t.add_column(c, justify="left" if i == 1 else "right", overflow="fold")
+    for pl, amount in split.rows:
+        _row(t, pl.place, pl.name, f"{amount} €")
+    console.print(t)
+    for word, amount in zip(sums, (split.entry_fees, split.sbil, split.club, split.pot), strict=True):
+        _say(f"{word}: {amount} €")
 
 
 @app.command("ranking")
 def ranking_cmd(
     paths: Annotated[list[Path], typer.Argument(help="The competitions' JSON files (a series: month, year, ...).")],
     lang: Annotated[str, typer.Option("--lang", help="Language of the table: fi or en.")] = "en",
+    beat_1: Annotated[int, typer.Option("--beat-1", min=0, max=100, help="Bonus for a win over the series' 1st.")] = 0,
+    beat_2: Annotated[int, typer.Option("--beat-2", min=0, max=100, help="Bonus for a win over the series' 2nd.")] = 0,
+    beat_3: Annotated[int, typer.Option("--beat-3", min=0, max=100, help="Bonus for a win over the series' 3rd.")] = 0,
+    ko2_round1: Annotated[
+        int, typer.Option("--ko2-round1", min=0, max=100, help="Bonus for a round-1 win in a Pudari2 bracket.")
+    ] = 0,
 ) -> None:
-    """A ranking series over several ended competitions: the Kaisa default points summed per player."""
-    from kaisa.competition.placings import ranking_series
+    """A ranking series over several ended competitions: the Kaisa default points summed per player, with the
+    optional bonuses (KAAVIO 10; the series' ranking before each competition, by date, decides who is 1st-3rd)."""
+    from kaisa.competition.placings import RankingOptions, ranking_series
 
     lang = _doc_lang(lang)
     ks = [_load(p) for p in paths]
@@ -352,7 +425,7 @@ def ranking_cmd(
     t = Table(title=f"{title} ({len(ks)})")
     for i, c in enumerate(heads):
         t.add_column(c, justify="left" if i == 1 else "right", overflow="fold")
-    for rank, name, total in ranking_series(ks):
+    for rank, name, total in ranking_series(ks, RankingOptions(beat_1, beat_2, beat_3, ko2_round1)):
         _row(t, rank, name, taken.get(name, 0), total)
     console.print(t)
 

@@ -264,6 +264,68 @@ class Game:
 
 
 @dataclass(frozen=True)
+class Share:
+    """A share taken off the entry fees before the prize split (KAAVIO 10): whole euros, or a percentage."""
+
+    amount: int = 0
+    percent: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"amount": self.amount, "percent": self.percent}
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Share:
+        return Share(int(d.get("amount", 0)), bool(d.get("percent", False)))
+
+    @staticmethod
+    def parse(text: str) -> Share:
+        """``20`` (euros) or ``10%`` (a percentage), as typed on the command line."""
+        t = text.strip().replace(" ", "")
+        percent = t.endswith("%")
+        digits = t.rstrip("%").removesuffix("€")
+        if not digits.isdigit() or (percent and int(digits) > 100):
+            raise CompetitionError(
+                "bad_share",
+                f"Osuus {text!r} ei kelpaa: anna euroina (20) tai prosentteina (10 %), prosentti enintään 100.",
+                f"The share {text!r} is not valid: give it in euros (20) or as a percentage (10%), at most 100%.",
+            )
+        return Share(int(digits), percent)
+
+    def label(self) -> str:
+        return f"{self.amount} %" if self.percent else f"{self.amount} €"
+
+
+@dataclass(frozen=True)
+class PrizeSettings:
+    """How the entry fees are split (Rahanjako, KAAVIO 10); the fee itself is :attr:`Settings.entry_fee`.
+
+    ``winner_weight`` is v in percent (KaisaKaavio's VoittajanOsuus): 0 spreads the money evenly, 100 gives the
+    winner most; ``paid_places`` is extended to everyone tied on the last paid place."""
+
+    sbil: Share = Share()
+    club: Share = Share()
+    winner_weight: int = 50
+    paid_places: int = 3
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sbil": self.sbil.to_json(),
+            "club": self.club.to_json(),
+            "winner_weight": self.winner_weight,
+            "paid_places": self.paid_places,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> PrizeSettings:
+        return PrizeSettings(
+            sbil=Share.from_json(d.get("sbil", {})),
+            club=Share.from_json(d.get("club", {})),
+            winner_weight=int(d.get("winner_weight", 50)),
+            paid_places=int(d.get("paid_places", 3)),
+        )
+
+
+@dataclass(frozen=True)
 class Settings:
     """A competition's settings (KAAVIO 2 defaults: target 60, at least 4 players)."""
 
@@ -277,6 +339,7 @@ class Settings:
     tables: tuple[str, ...] = ()
     max_players: int = 128
     entry_fee: int = 0
+    prizes: PrizeSettings = PrizeSettings()
     extra: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -291,6 +354,7 @@ class Settings:
             "tables": list(self.tables),
             "max_players": self.max_players,
             "entry_fee": self.entry_fee,
+            "prizes": self.prizes.to_json(),
             "extra": dict(self.extra),
         }
 
@@ -307,5 +371,6 @@ class Settings:
             tables=tuple(str(t) for t in d.get("tables", ())),
             max_players=int(d.get("max_players", 128)),
             entry_fee=int(d.get("entry_fee", 0)),
+            prizes=PrizeSettings.from_json(d.get("prizes", {})),
             extra={str(k): str(v) for k, v in d.get("extra", {}).items()},
         )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kaisa.competition.kaavio import Kaavio
-from kaisa.competition.model import GameState, PlacingMode
+from kaisa.competition.model import GameState, KaavioType, PlacingMode, PrizeSettings, Share
 
 #: Ranking points for places 1-10 (KAAVIO 10); a shared place gets the full amount.
 PLACE_POINTS = (15, 12, 10, 8, 7, 6, 5, 4, 3, 2)
@@ -65,21 +66,67 @@ def placings(k: Kaavio, mode: PlacingMode | None = None) -> list[Placing]:
     return out
 
 
-def ranking_points(k: Kaavio, mode: PlacingMode | None = None) -> dict[int, int]:
-    """Kaisa default ranking points of one competition: +1 for taking part, +1 per win, places 1-10."""
+@dataclass(frozen=True)
+class RankingOptions:
+    """KAAVIO 10's ranking options on top of the Kaisa default, chosen per series (0 = off).
+
+    ``beat_first``/``beat_second``/``beat_third``: extra points for a win over the player ranked 1st, 2nd or 3rd in
+    the series before this competition (its earlier competitions by date; shared ranks count; the series' first
+    competition has no ranked players). ``ko2_round1_win``: extra points for winning one's round-1 game in a
+    Pudari2 bracket (where round 2 already knocks out); a seed's walkover is not a game won."""
+
+    beat_first: int = 0
+    beat_second: int = 0
+    beat_third: int = 0
+    ko2_round1_win: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "beat_first": self.beat_first,
+            "beat_second": self.beat_second,
+            "beat_third": self.beat_third,
+            "ko2_round1_win": self.ko2_round1_win,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> RankingOptions:
+        return RankingOptions(
+            int(d.get("beat_first", 0)),
+            int(d.get("beat_second", 0)),
+            int(d.get("beat_third", 0)),
+            int(d.get("ko2_round1_win", 0)),
+        )
+
+
+def ranking_points(
+    k: Kaavio,
+    mode: PlacingMode | None = None,
+    options: RankingOptions = RankingOptions(),
+    ranks: Mapping[str, int] | None = None,
+) -> dict[int, int]:
+    """One competition's ranking points: +1 for taking part, +1 per win (walkovers included), places 1-10, and
+    the ``options`` bonuses; ``ranks`` is the series rank of each player name before this competition."""
+    ranks = ranks or {}
+    bonus_for_rank = {1: options.beat_first, 2: options.beat_second, 3: options.beat_third}
     out = {}
     for pl in placings(k, mode):
-        out[pl.number] = 1 + pl.wins + (PLACE_POINTS[pl.place - 1] if pl.place <= len(PLACE_POINTS) else 0)
+        n = pl.number
+        pts = 1 + pl.wins + (PLACE_POINTS[pl.place - 1] if pl.place <= len(PLACE_POINTS) else 0)
+        for g in k.games:
+            if not (k.decided(g) and g.won(n, k.target)):
+                continue
+            other = g.opponent(n)
+            if other is None:
+                continue
+            pts += bonus_for_rank.get(ranks.get(k.player(other).name, 0), 0)
+            if k.settings.kind == KaavioType.KO2 and g.personal_round(n) == 1:
+                pts += options.ko2_round1_win
+        out[n] = pts
     return out
 
 
-def ranking_series(competitions: Sequence[Kaavio]) -> list[tuple[int, str, int]]:
-    """A series: totals summed per player name; equal totals share a rank. (rank, name, total)."""
-    totals: dict[str, int] = {}
-    for k in competitions:
-        for n, pts in ranking_points(k).items():
-            name = k.player(n).name
-            totals[name] = totals.get(name, 0) + pts
+def _ranked(totals: Mapping[str, int]) -> list[tuple[int, str, int]]:
+    """Totals in order, equal totals sharing a rank: (rank, name, total)."""
     order = sorted(totals.items(), key=lambda t: (-t[1], t[0]))
     out = []
     rank = 0
@@ -91,6 +138,22 @@ def ranking_series(competitions: Sequence[Kaavio]) -> list[tuple[int, str, int]]
     return out
 
 
+def ranking_series(
+    competitions: Sequence[Kaavio], options: RankingOptions = RankingOptions()
+) -> list[tuple[int, str, int]]:
+    """A series: totals summed per player name; equal totals share a rank. (rank, name, total).
+
+    The competitions count in date order (a stable sort: equal dates keep the given order), so a bonus for
+    beating a ranked player uses the ranking as it stood when the game was played."""
+    totals: dict[str, int] = {}
+    for k in sorted(competitions, key=lambda c: c.settings.date):
+        ranks = {name: rank for rank, name, _ in _ranked(totals)}
+        for n, pts in ranking_points(k, options=options, ranks=ranks).items():
+            name = k.player(n).name
+            totals[name] = totals.get(name, 0) + pts
+    return _ranked(totals)
+
+
 def round_up(amount: float) -> int:
     """KAAVIO 10: up to 1 under 10 €, 5 under 100, 10 under 250, 20 under 500, else 50."""
     if amount < 0:
@@ -100,13 +163,51 @@ def round_up(amount: float) -> int:
     return -(-i // step) * step
 
 
-def pot(entry_fees: int, sbil_share: float = 0, club_share: float = 0, percent: bool = False) -> int:
-    """The money to split: entry fees minus the SBiL and club shares (fixed, or a percentage rounded up)."""
-    left = float(entry_fees)
-    for share in (club_share, sbil_share):
-        cut = math.ceil(left * share / 100) if percent else share
-        left = max(0.0, left - min(left, cut))
-    return int(left)
+def share_of(share: Share, money: int) -> int:
+    """A share of ``money``: a fixed sum, or a percentage rounded up as the prizes are (:func:`round_up`, as
+    KaisaKaavio does); never more than ``money``."""
+    if share.amount <= 0 or money <= 0:
+        return 0
+    cut = round_up(money * share.amount / 100) if share.percent else share.amount
+    return min(money, cut)
+
+
+@dataclass(frozen=True)
+class PrizeSplit:
+    """The money of one competition (KAAVIO 10): the fees, the shares taken off, the pot, each paid place."""
+
+    entry_fees: int
+    sbil: int
+    club: int
+    pot: int
+    rows: tuple[tuple[Placing, int], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entry_fees": self.entry_fees,
+            "sbil": self.sbil,
+            "club": self.club,
+            "pot": self.pot,
+            "rows": [{"place": p.place, "name": p.name, "amount": a} for p, a in self.rows],
+        }
+
+
+def pot(entry_fees: int, prizes: PrizeSettings | None = None) -> tuple[int, int, int]:
+    """The SBiL share (taken first), the club's share (of what is left) and the pot that is split."""
+    prizes = prizes or PrizeSettings()
+    sbil = share_of(prizes.sbil, entry_fees)
+    club = share_of(prizes.club, entry_fees - sbil)
+    return sbil, club, entry_fees - sbil - club
+
+
+def prizes(k: Kaavio, mode: PlacingMode | None = None, settings: PrizeSettings | None = None) -> PrizeSplit:
+    """The prize split of an ended competition: its entry fee times the players, by its placings."""
+    settings = settings or k.settings.prizes
+    fees = k.settings.entry_fee * len(k.players)
+    sbil, club, money = pot(fees, settings)
+    places = placings(k, mode)
+    amounts = prize_split(money, [p.place for p in places], settings.paid_places, settings.winner_weight / 100)
+    return PrizeSplit(fees, sbil, club, money, tuple(zip(places, amounts, strict=False)))
 
 
 def prize_split(money: int, places: Sequence[int], paid: int = 3, winner_weight: float = 0.5) -> list[int]:
@@ -116,7 +217,7 @@ def prize_split(money: int, places: Sequence[int], paid: int = 3, winner_weight:
     d = 1 - i/n, normalised, tied places averaged; each amount rounded up (tied places to 1 €); an excess comes
     off the last place(s), a shortfall goes to the winner; every paid place gets at least 1 €.
     """
-    if money <= 0 or not places:
+    if money <= 0 or not places or paid <= 0:
         return []
     n = min(paid, len(places))
     last_place = places[n - 1]

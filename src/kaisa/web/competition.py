@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -39,7 +40,8 @@ from kaisa.competition import (
 from kaisa.competition import placings as placing_mod
 from kaisa.competition.kaavio import interim_text
 from kaisa.competition.kaisakaavio import from_xml, to_xml
-from kaisa.competition.model import hand_reason
+from kaisa.competition.model import PrizeSettings, Share, hand_reason
+from kaisa.competition.placings import RankingOptions
 from kaisa.competition.store import Change, CompetitionStore, StoredCompetition
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.game import IllegalActionError, MatchState
@@ -116,6 +118,31 @@ def refusal(error: CompetitionError) -> KaisaError:
 # --- request bodies -------------------------------------------------------------------------------------
 
 
+class ShareIn(schemas.Strict):
+    amount: int = Field(default=0, ge=0, le=100000, description="euros, or percent with ``percent``")
+    percent: bool = False
+
+    def typed(self) -> Share:
+        if self.percent and self.amount > 100:
+            raise KaavioRefusalError(
+                "bad-share", "Osuus voi olla enintään 100 %.", "A share can be at most 100 percent."
+            )
+        return Share(self.amount, self.percent)
+
+
+class PrizesIn(schemas.Strict):
+    """The prize split (KAAVIO 10): SBiL's share of the entry fees first, then the club's of what is left."""
+
+    entry_fee: int | None = Field(default=None, ge=0, le=10000, description="euros a player; none: unchanged")
+    sbil: ShareIn = Field(default_factory=ShareIn)
+    club: ShareIn = Field(default_factory=ShareIn)
+    winner_weight: int = Field(default=50, ge=0, le=100, description="v in percent: 0 even, 100 most to the winner")
+    paid_places: int = Field(default=3, ge=1, le=128, description="paid places, extended to everyone tied on the last")
+
+    def typed(self) -> PrizeSettings:
+        return PrizeSettings(self.sbil.typed(), self.club.typed(), self.winner_weight, self.paid_places)
+
+
 class NewCompetition(schemas.Strict):
     name: Annotated[str, Field(min_length=1, max_length=120, description="e.g. 'Viikkokisa 10.4.'")]
     date: Annotated[str, Field(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$", description="YYYY-MM-DD")] = ""
@@ -127,6 +154,7 @@ class NewCompetition(schemas.Strict):
     tables: list[TableName] = Field(min_length=1, max_length=40, description="the club's tables for the night")
     entry_fee: int = Field(0, ge=0, le=10000, description="euros a player; the pot is split at the end (KAAVIO 10)")
     max_players: int = Field(128, ge=4, le=128)
+    prizes: PrizesIn = Field(default_factory=PrizesIn)
 
 
 class PlayerIn(schemas.Strict):
@@ -207,6 +235,8 @@ class CompetitionView(BaseModel):
     placings: dict[str, list[dict[str, Any]]] | None
     """Each placing mode's places once the competition has ended (KAAVIO 8); the settings name the chosen one."""
     prizes: list[dict[str, Any]] | None
+    prize_money: dict[str, int] | None = None
+    """The entry fees, the SBiL and club shares taken off and the pot split (KAAVIO 10), once ended."""
     markers: dict[str, str] | None = None
     """The director's view only: each running game's marker link, by game number."""
 
@@ -260,6 +290,7 @@ class CompetitionService:
             tables=tuple(dict.fromkeys(t.strip() for t in body.tables if t.strip())),
             max_players=body.max_players,
             entry_fee=body.entry_fee,
+            prizes=body.prizes.typed(),
         )
         if not settings.tables:
             raise KaavioRefusalError("no-tables", "Anna vähintään yksi pöytä.", "Give at least one table.")
@@ -316,6 +347,17 @@ class CompetitionService:
     def withdraw(self, cid: int, token: str | None, body: WithdrawIn, key: str | None) -> Changed:
         def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
             return {"player": k.withdraw(body.name, body.club.strip()).to_json()}
+
+        return self._change(cid, token, act, key)
+
+    def set_prizes(self, cid: int, token: str | None, body: PrizesIn, key: str | None) -> Changed:
+        """The prize split's settings (and the entry fee), at any time: the split is shown once the night ends."""
+        prize_settings = body.typed()
+
+        def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
+            fee = k.settings.entry_fee if body.entry_fee is None else body.entry_fee
+            k.settings = replace(k.settings, entry_fee=fee, prizes=prize_settings)
+            return {"prizes": prize_settings.to_json(), "entry_fee": fee}
 
         return self._change(cid, token, act, key)
 
@@ -536,6 +578,7 @@ class CompetitionService:
         tables = [{"table": t, "game": busy.get(t)} for t in s.tables]
         places: dict[str, list[dict[str, Any]]] | None = None
         prizes: list[dict[str, Any]] | None = None
+        prize_money: dict[str, int] | None = None
         if finished:
             modes = [PlacingMode.POINTS, PlacingMode.FINALISTS, PlacingMode.TOP3_BY_ROUNDS]
             if s.kind == KaavioType.CUP or s.placing == PlacingMode.CUP:
@@ -548,13 +591,11 @@ class CompetitionService:
                 for m in modes
             }
             places = by_mode
-            chosen = by_mode.get(s.placing.value) or by_mode[PlacingMode.POINTS.value]
             if s.entry_fee > 0:
-                money = placing_mod.pot(s.entry_fee * len(k.players))
-                amounts = placing_mod.prize_split(money, [int(x["place"]) for x in chosen])
-                prizes = [
-                    {"place": x["place"], "name": x["name"], "amount": a} for x, a in zip(chosen, amounts, strict=False)
-                ]
+                mode = s.placing if s.placing.value in by_mode else PlacingMode.POINTS
+                split = placing_mod.prizes(k, mode)
+                prizes = split.to_json()["rows"]
+                prize_money = {"entry_fees": split.entry_fees, "sbil": split.sbil, "club": split.club, "pot": split.pot}
         return CompetitionView(
             id=stored.id,
             version=stored.version,
@@ -569,6 +610,7 @@ class CompetitionService:
             tables=tables,
             placings=places,
             prizes=prizes,
+            prize_money=prize_money,
             markers=None,
         )
 
@@ -597,7 +639,7 @@ class CompetitionService:
             for c in self.competitions.summaries()
         ]
 
-    def ranking(self, since: str, until: str, name: str) -> Ranking:
+    def ranking(self, since: str, until: str, name: str, options: RankingOptions | None = None) -> Ranking:
         """The series over the ended competitions dated ``since``..``until`` whose name contains ``name``."""
         chosen = [
             c
@@ -607,7 +649,7 @@ class CompetitionService:
             and (not until or c.kaavio.settings.date <= until)
             and name.casefold() in c.kaavio.settings.name.casefold()
         ]
-        rows = placing_mod.ranking_series([c.kaavio for c in chosen])
+        rows = placing_mod.ranking_series([c.kaavio for c in chosen], options or RankingOptions())
         return Ranking(
             competitions=[
                 CompetitionListed(
@@ -754,10 +796,15 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
         since: Annotated[str, Query(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$")] = "",
         until: Annotated[str, Query(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$")] = "",
         name: Annotated[str, Query(max_length=120)] = "",
+        beat_1: Annotated[int, Query(ge=0, le=100, description="bonus for a win over the series' 1st")] = 0,
+        beat_2: Annotated[int, Query(ge=0, le=100, description="bonus for a win over the series' 2nd")] = 0,
+        beat_3: Annotated[int, Query(ge=0, le=100, description="bonus for a win over the series' 3rd")] = 0,
+        ko2_round1: Annotated[int, Query(ge=0, le=100, description="bonus for a round-1 win under Pudari2")] = 0,
     ) -> Ranking:
         """A ranking series over the ended competitions, by date (``since``, ``until``: YYYY-MM-DD, as a month,
-        a quarter, a half-year or a year) and by name (e.g. every "Viikkokisa")."""
-        return service.ranking(since, until, name)
+        a quarter, a half-year or a year) and by name (e.g. every "Viikkokisa"), with KAAVIO 10's optional
+        bonuses (the series' ranking before each competition, by date, decides who is 1st-3rd)."""
+        return service.ranking(since, until, name, RankingOptions(beat_1, beat_2, beat_3, ko2_round1))
 
     @router.get("/competitions/{cid}", responses=errors)
     def view(cid: int) -> CompetitionView:
@@ -779,6 +826,12 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
     def withdraw(cid: int, body: WithdrawIn, token: Token = None, key: Key = None) -> Changed:
         """Take a registered player off the list before the draw (after it, his games are recorded as lost)."""
         return service.withdraw(cid, token, body, key)
+
+    @router.post("/competitions/{cid}/prizes", responses=errors)
+    def set_prizes(cid: int, body: PrizesIn, token: Token = None, key: Key = None) -> Changed:
+        """The prize split's settings: the entry fee, SBiL's and the club's shares (euros or percent, rounded up),
+        the winner weight and the paid places (KAAVIO 10)."""
+        return service.set_prizes(cid, token, body, key)
 
     @router.post("/competitions/{cid}/draw", responses=errors)
     def draw(cid: int, body: DrawIn, token: Token = None, key: Key = None) -> Changed:

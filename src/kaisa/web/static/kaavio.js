@@ -216,6 +216,7 @@ async function renderRanking() {
   const form = $("form-ranking");
   if (!form.since.value) form.since.value = `${new Date().getFullYear()}-01-01`;
   const query = new URLSearchParams({ since: form.since.value, until: form.until.value, name: form.name.value.trim() });
+  for (const bonus of ["beat_1", "beat_2", "beat_3", "ko2_round1"]) if (Number(form[bonus].value) > 0) query.set(bonus, String(Number(form[bonus].value)));
   try {
     const ranking = await call("GET", `/api/kaavio/ranking?${query}`);
     $("ranking-hint").textContent = t("kv.rank.hint", { n: ranking.competitions.length });
@@ -224,6 +225,43 @@ async function renderRanking() {
       el("tbody", {}, ...ranking.rows.map((r) => el("tr", {}, el("td", {}, `${r.rank}.`), el("td", {}, r.name), el("td", {}, r.points)))),
     );
     $("ranking").hidden = ranking.rows.length === 0;
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// The prize split's fields (KAAVIO 10), on the new competition's form and the director's page.
+function readPrizes(form) {
+  const share = (amount, unit) => ({ amount: Number(form[amount].value || 0), percent: form[unit].value === "pct" });
+  return {
+    sbil: share("sbil", "sbil_unit"),
+    club: share("club_share", "club_unit"),
+    winner_weight: Number(form.weight.value || 0),
+    paid_places: Number(form.paid.value || 3),
+  };
+}
+
+function fillPrizes(form, settings) {
+  if (form.contains(document.activeElement)) return; // the director is typing
+  const p = settings.prizes || { sbil: { amount: 0, percent: false }, club: { amount: 0, percent: false }, winner_weight: 50, paid_places: 3 };
+  form.fee.value = settings.entry_fee;
+  form.sbil.value = p.sbil.amount;
+  form.sbil_unit.value = p.sbil.percent ? "pct" : "eur";
+  form.club_share.value = p.club.amount;
+  form.club_unit.value = p.club.percent ? "pct" : "eur";
+  form.weight.value = p.winner_weight;
+  form.paid.value = p.paid_places;
+}
+
+async function savePrizes(event) {
+  event.preventDefault();
+  const form = $("form-prizes");
+  try {
+    const body = { entry_fee: Number(form.fee.value || 0), ...readPrizes(form) };
+    const changed = await call("POST", `${API}/${route.id}/prizes`, body, { token: token(), key: true });
+    document.activeElement.blur();
+    show(changed.competition);
+    showMessage(t("kv.prize.saved"), "info");
   } catch (error) {
     showError(error);
   }
@@ -269,6 +307,7 @@ async function createCompetition(event) {
     seeding: form.seeding.value,
     entry_fee: Number(form.fee.value || 0),
     tables: form.tables.value.split(",").map((s) => s.trim()).filter(Boolean),
+    prizes: readPrizes(form),
   };
   $("create").disabled = true;
   try {
@@ -415,6 +454,7 @@ function finalBlock(box) {
         ),
       ),
     ),
+    prizes && view.prize_money ? el("p", { class: "hint", "data-testid": "prize-money" }, t("kv.prize.money", view.prize_money)) : null,
   );
 }
 
@@ -477,6 +517,7 @@ function renderDirector() {
   const options = v.players.filter((p) => !p.out && p.playing === null).map((p) => el("option", { value: p.number }, `${p.number} ${p.name}`));
   $("form-pair").a.replaceChildren(...options.map((o) => o.cloneNode(true)));
   $("form-pair").b.replaceChildren(...options);
+  fillPrizes($("form-prizes"), v.settings);
   finalBlock($("d-final"));
 }
 
@@ -726,6 +767,7 @@ function init() {
   $("form-start").marker.addEventListener("change", () => ($("start-lag").disabled = !$("form-start").marker.checked));
   $("form-result").addEventListener("submit", saveResult);
   $("form-pair").addEventListener("submit", pair);
+  $("form-prizes").addEventListener("submit", savePrizes);
   $("marker-copy").addEventListener("click", () => copy($("marker-url").value));
   $("d-link-copy").addEventListener("click", () => copy($("d-link").value));
   $("form-ranking").addEventListener("change", renderRanking);
