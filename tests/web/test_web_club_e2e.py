@@ -965,7 +965,7 @@ def test_the_scoreboard_on_a_16_9_tv_and_the_scoresheet(live: Server, pages: Pag
     expect(tv.get_by_test_id("sb-table")).to_have_count(2)
     expect(tv.get_by_test_id("sb-table-title").first).to_contain_text("Table 1")
     assert tv.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight + 1")
-    tv.screenshot(path=str(DOCS_IMAGES / "club-scoreboard-tv.png"))
+    # the docs' picture of the TV: test_web_club_screens_e2e.py, with four tables
     sheet = pages.open(390, 844)
     goto(sheet, f"{live.url}/club/scoresheet#/match/{second}")
     expect(sheet.get_by_test_id("ss-facts")).to_contain_text("Table: 2")

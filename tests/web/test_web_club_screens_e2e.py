@@ -17,7 +17,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from kaisa.records.storage import open_store
 from kaisa.web import create_app
-from tests.browser import chromium
+from tests.browser import chromium, docs_images
+from tests.web.club_helpers import pot
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -141,3 +142,73 @@ def test_the_scoresheet_page_says_the_date_the_breaks_and_the_terms_as_the_pdf_d
         )
         expect(page.get_by_test_id("ss-breaks")).to_have_text("Breaks: Aino (W1) 3:03")
         page.context.close()
+
+
+# --- the club night's scoreboard on a TV ----------------------------------------------------------------------
+
+PLAYERS = [
+    ("Matti Virtanen-Korhonen", "Pekka Korhonen"),
+    ("Liisa Laine", "Olli Ojala-Hämäläinen"),
+    ("Raili Rantanen", "Sami Salonen"),
+    ("Anna-Kaisa Lehtinen", "Ville Mäkelä"),
+    ("Eero Heikkinen", "Aino Nieminen"),
+    ("Juha-Pekka Salminen", "Onni Järvinen"),
+]
+
+
+def club_night(url: str, event: str, tables: int) -> None:
+    """``tables`` matches of the club night ``event``, each with W2 placed and the break's stroke (a kaisa)."""
+    with httpx.Client(base_url=url, timeout=30) as client:
+        for number in range(tables):
+            made = client.post(
+                "/api/club/matches",
+                json={"players": list(PLAYERS[number]), "event": event, "table": str(number + 1), "clock": "wall"},
+            ).json()
+            match_id, token = made["match"]["id"], {"X-Kaisa-Token": made["token"]}
+            assert client.post(
+                f"/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=token
+            ).is_success
+            if number % 2 == 0:
+                assert client.post(f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=token).is_success
+
+
+def check_scoreboard(page: Page, tables: int, fits: bool) -> None:
+    expect(page.get_by_test_id("sb-table")).to_have_count(tables)
+    expect(page.get_by_test_id("sb-headline").first).to_be_visible()
+    if fits:  # a TV cannot scroll: every table on the screen
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight"), page.evaluate(
+            "[document.documentElement.scrollHeight, innerHeight]"
+        )
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    cut = page.evaluate(
+        """[...document.querySelectorAll('[data-testid=sb-table] .name')]
+             .filter((n) => n.scrollWidth > n.clientWidth || n.scrollHeight > n.clientHeight + 1)
+             .map((n) => n.textContent)"""
+    )
+    assert cut == [], cut  # every name whole: wrapped, never cut
+    for number in range(tables):  # the table's number once in each card, in its title
+        card = page.get_by_test_id("sb-table").nth(number)
+        text = card.inner_text()
+        assert text.count(f"Pöytä {number + 1}") == 1, text
+        for name in PLAYERS[number]:
+            assert name in card.get_by_test_id("sb-table-title").inner_text()
+            assert name.replace("-", "") in text.replace("\n", "").replace("-", "").replace("\u00ad", "")
+
+
+@pytest.mark.parametrize("tables", [4, 6])
+def test_the_club_nights_scoreboard_fits_a_16_9_tv_and_a_phone_with_every_name_whole(
+    tmp_path: Path, browser: Browser, tables: int
+) -> None:
+    event = f"Seurailta {tables}"
+    with club_server(tmp_path / "tv.sqlite3") as url:
+        club_night(url, event, tables)
+        tv = open_page(browser, f"{url}/scoreboard#/event/{event}", 1920, 1080)
+        check_scoreboard(tv, tables, fits=True)
+        if tables == 4:
+            tv.screenshot(path=str(docs_images() / "club-scoreboard-tv.png"))
+        shot(tv, f"club-scoreboard-tv-{tables}.png")
+        tv.context.close()
+        phone = open_page(browser, f"{url}/scoreboard#/event/{event}", 390, 844)
+        check_scoreboard(phone, tables, fits=False)
+        shot(phone, f"club-scoreboard-phone-{tables}.png")
+        phone.context.close()

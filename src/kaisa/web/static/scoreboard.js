@@ -55,11 +55,23 @@ function noteDate(response) {
   }
 }
 
+/** Columns and rows for ``n`` tables on a 16:9 screen: side by side up to three, then two rows of two or three,
+ * then rows of four. */
+function gridOf(n) {
+  const cols = n <= 3 ? Math.max(1, n) : n === 4 ? 2 : n <= 6 ? 3 : 4;
+  return [cols, Math.max(1, Math.ceil(n / cols))];
+}
+
 function render() {
   if (!sb.route) return;
   $("sb-live").replaceChildren(liveBadge(sb.state));
   const box = $("sb-tables");
   box.classList.toggle("single", sb.route.kind === "match");
+  // a club night's tables all on one screen: the grid and the type are sized by how many there are (club.css)
+  const [cols, rows] = gridOf(sb.order.length);
+  box.style.setProperty("--cols", String(cols));
+  box.style.setProperty("--rows", String(rows));
+  box.dataset.count = String(sb.order.length);
   box.replaceChildren(
     ...sb.order.map((id) => {
       const view = sb.views.get(id);
