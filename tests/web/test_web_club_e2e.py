@@ -470,10 +470,10 @@ def test_corrections_undo_rare_events_and_refused_entries(live: Server, pages: P
     marker.get_by_test_id("enter-stroke").click()
     expect(marker.get_by_test_id("message-text")).to_contain_text("W1 plays from hand: say where it was placed")
     marker.get_by_test_id("call-text").fill("K XX")
-    expect(marker.get_by_test_id("call-status")).to_contain_text("pocket XX does not exist")
+    expect(marker.get_by_test_id("call-status")).to_contain_text("Pocket XX does not exist; pockets are HL HR")
     tap(marker, "hand", (0.5, 0.3))
     marker.get_by_test_id("enter-stroke").click()
-    expect(marker.get_by_test_id("message-text")).to_contain_text("pocket XX does not exist")
+    expect(marker.get_by_test_id("message-text")).to_contain_text("Pocket XX does not exist; pockets are HL HR")
     expect(marker.get_by_test_id("strokes-panel").get_by_test_id("stroke-row")).to_have_count(1)  # W2's place
     assert live.view(match_id) == before
     expect(marker.get_by_test_id("pot-item")).to_have_count(1)  # the entry is kept for fixing

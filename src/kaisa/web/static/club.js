@@ -741,10 +741,11 @@ class MatchPage {
     const shooter = this.ctx().shooter;
     this.checkTimer = setTimeout(async () => {
       try {
-        const checked = await api.checkCall(text, shooter);
+        const checked = await api.checkCall(text, shooter, { verdict: true }); // refused: 200 with its reason
         if (this.entry.callText.trim() !== text) return;
-        status.textContent = t("call.valid", { call: checked.call });
-        status.className = "call-status ok";
+        const ok = checked.valid !== false;
+        status.textContent = ok ? t("call.valid", { call: checked.call }) : ruleText(checked);
+        status.className = ok ? "call-status ok" : "call-status bad";
       } catch (error) {
         if (this.entry.callText.trim() !== text) return;
         status.textContent = error.message;
