@@ -717,8 +717,87 @@ async function pair(event) {
 
 // --- the bracket and the hall TV ------------------------------------------------------------------------------
 
+// --- the hall TV: the tables strip, the latest results, the games ready, who waits and who is out; one screen
+// whatever the field (a TV cannot scroll): each list shows what fits and says how many more there are.
+
+function tvPair(g, score) {
+  const who = (i) => {
+    const number = i === 0 ? g.player1 : g.player2;
+    const cls = g.winner === null ? "who" : g.winner === number ? "who won" : "who lost";
+    return el("span", { class: cls }, el("small", { class: "num" }, `${number}`), g.names[i] || playerName(number));
+  };
+  return el("span", { class: "tv-pair" }, who(0), el("span", { class: score ? "score" : "vs" }, score || "–"), who(1));
+}
+
+function renderTv() {
+  const v = view;
+  $("tv-title").textContent = v.settings.name;
+  $("tv-sub").textContent = subtitle();
+  const byNumber = new Map(v.games.map((g) => [g.number, g]));
+  const n = v.tables.length;
+  $("tv-tables").style.setProperty("--cols", String(n <= 8 ? n : Math.ceil(n / 2)));
+  $("tv-tables").replaceChildren(
+    ...v.tables.map((x) => {
+      const g = x.game === null ? null : byNumber.get(x.game);
+      const score = g ? (g.live ? `${g.live.scores[0]}–${g.live.scores[1]}` : `${g.points1 || "0"}–${g.points2 || "0"}`) : "";
+      return el(
+        "li",
+        { class: g ? "tv-table busy" : "tv-table free", "data-testid": "tv-table", dataset: { table: x.table } },
+        el("span", { class: "table-chip" }, x.table),
+        g
+          ? el("div", { class: "tv-game" },
+              el("span", { class: "who" }, el("small", { class: "num" }, `${g.player1}`), g.names[0]),
+              el("span", { class: "score live", "data-testid": "tv-live" }, score),
+              el("span", { class: "who" }, el("small", { class: "num" }, `${g.player2}`), g.names[1]),
+              el("small", { class: "meta" }, t("kv.tv.game", { n: g.number, r: g.round })))
+          : el("span", { class: "tv-free" }, t("kv.tv.free")),
+      );
+    }),
+  );
+  const played = v.games.filter((g) => g.state === "played" && g.player2 !== null);
+  played.sort((a, b) => (b.ended || "").localeCompare(a.ended || "") || b.number - a.number);
+  const item = (g, score) => el("li", { class: "tv-item" }, tvPair(g, score), el("small", { class: "meta" }, t("kv.tv.game", { n: g.number, r: g.round })));
+  const list = (id, items) => $(id).replaceChildren(...(items.length ? items : [el("li", { class: "hint" }, t("kv.nothing"))]));
+  list("tv-latest", played.map((g) => item(g, scoreText(g))));
+  list("tv-ready", v.games.filter((g) => g.state === "ready").map((g) => item(g, "")));
+  $("tv-waiting").replaceChildren(...(v.players.filter((p) => p.waiting).map((p) => el("li", { class: "tv-chip" }, `${p.number} ${p.name}`))));
+  if (!$("tv-waiting").children.length) $("tv-waiting").append(el("li", { class: "hint" }, t("kv.none")));
+  list("tv-out", v.players.filter((p) => p.out).map((p) => el("li", { class: "tv-chip" }, `${p.number} ${p.name} (${p.wins}–${p.losses})`)));
+  fitTv();
+}
+
+/** Trim each of the TV's lists to what its box shows, the last item saying how many more there are. */
+function fitTv() {
+  for (const box of document.querySelectorAll("#tv-board .tv-list, #tv-board .tv-tables, body.tv #b-final table.placings tbody")) {
+    const scroller = box.tagName === "TBODY" ? $("b-final") : box;
+    const over = () => scroller.scrollHeight > scroller.clientHeight + 1;
+    let hidden = 0;
+    while (over() && box.children.length > 1) {
+      box.lastElementChild.remove();
+      hidden += 1;
+    }
+    if (!hidden) continue;
+    const more = () => (box.tagName === "TBODY"
+      ? el("tr", { class: "more" }, el("td", { colspan: "9" }, t("kv.tv.more", { n: hidden })))
+      : el("li", { class: "more", "data-testid": "tv-more" }, t("kv.tv.more", { n: hidden })));
+    box.append(more());
+    while (over() && box.children.length > 2) {
+      box.lastElementChild.remove();
+      box.lastElementChild.remove();
+      hidden += 1;
+      box.append(more());
+    }
+  }
+}
+
 function renderBracket() {
   const v = view;
+  const tv = route.screen === "tv";
+  $("tv-board").hidden = !tv || !v.drawn || v.finished;
+  if (tv && v.drawn && !v.finished) {
+    renderTv();
+    return;
+  }
   $("b-title").textContent = v.settings.name;
   $("b-sub").textContent = subtitle();
   $("b-pdf").href = `${API}/${v.id}/results.pdf?lang=${lang()}`;
@@ -737,6 +816,7 @@ function renderBracket() {
   for (const id of ["b-running-card", "b-ready-card", "b-waiting-box"]) $(id).hidden = v.finished || !v.drawn;
   $("b-rounds-card").hidden = !v.drawn;
   finalBlock($("b-final"));
+  if (tv) fitTv();
 }
 
 // --- start ----------------------------------------------------------------------------------------------------
@@ -777,6 +857,9 @@ function init() {
   });
   for (const button of document.querySelectorAll("dialog [data-close]")) button.addEventListener("click", () => button.closest("dialog").close());
   window.addEventListener("hashchange", enter);
+  window.addEventListener("resize", () => {
+    if (view && route.screen !== "director") renderBracket();
+  });
   enter();
 }
 
