@@ -384,7 +384,9 @@ def test_a_corrected_stroke_is_replayed_with_every_later_stroke_re_entered():
     assert match.state.game.scores[W1] == 6
     # the break's kaisa pot is corrected to a miss: W2 comes to the table, and the later strokes are re-entered
     # (stroke 4 was W1's, so it is now refused: it would be W2's)
-    with pytest.raises(IllegalActionError, match="stroke 2 would be played by the W2 player, but it was entered for the W1 player"):
+    with pytest.raises(
+        IllegalActionError, match="stroke 2 would be played by the W2 player, but it was entered for the W1 player"
+    ):
         correct(match, 3, Marks(first_contact=K, place=(0.5, 0.3), moves={W1: (0.6, 1.1)}))
     # correcting the last stroke instead: the white potted without a player's touch
     fixed = correct(match, 5, Marks(pots=((W2, PocketId.ML),), first_contact=W2))
