@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from tests.browser import chromium, docs_images
 from tests.postgres_server import free_port
@@ -356,9 +356,12 @@ def test_an_imported_file_an_interim_score_a_hand_pairing_and_names_alike_as_the
     phone = open_page(pages, PHONE, f"{live.url}/kaavio")
     expect(phone.get_by_test_id("import-button")).to_be_visible()
     assert small_targets(phone) == []
-    phone.get_by_test_id("import-file").set_input_files(
-        files=[{"name": "viikkokilpailu.xml", "mimeType": "application/xml", "buffer": kaisakaavio_file().encode()}]
-    )
+    upload: FilePayload = {
+        "name": "viikkokilpailu.xml",
+        "mimeType": "application/xml",
+        "buffer": kaisakaavio_file().encode(),
+    }
+    phone.get_by_test_id("import-file").set_input_files(files=[upload])
     expect(phone.get_by_test_id("d-title")).to_have_text("Viikkokilpailu")
     expect(phone.get_by_test_id("d-sub")).to_contain_text("10.4.2024 · PVK")
     expect(phone.get_by_test_id("winner")).to_be_visible()
