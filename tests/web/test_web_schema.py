@@ -212,6 +212,7 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "POST /api/kaavio/competitions/{cid}/games/{number}/start",
         "POST /api/kaavio/competitions/{cid}/games/{number}/result",
         "POST /api/kaavio/competitions/{cid}/pair",
+        "POST /api/kaavio/competitions/{cid}/prizes",
         "GET /api/kaavio/competitions/{cid}/kaisakaavio.xml",
         "GET /api/kaavio/competitions/{cid}/scoresheets.pdf",
         "GET /api/kaavio/competitions/{cid}/results.pdf",
