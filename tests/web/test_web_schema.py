@@ -197,6 +197,7 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "GET /api/club/matches/{match_id}/scoresheet",
         "GET /api/club/matches/{match_id}/scoresheet.pdf",
         "GET /api/club/matches/{match_id}/marker-qr",
+        "GET /api/club/marker-facts",
         "GET /api/club/events/{event}",
         "GET /api/club/events/{event}/results",
         "GET /api/kaavio/competitions",
