@@ -1194,7 +1194,8 @@ def test_6_the_clock_keeps_the_turns_time_over_a_break_and_a_reload(live: LiveSe
 
 
 def club_match_forfeited(live: LiveServer) -> int:
-    """A stored finished match: a club match between Aino and Eero that Eero (W2) forfeits after W2's placement."""
+    """A stored finished match: a club match to 40 points between Aino and Eero that Eero (W2) forfeits after W2's
+    placement."""
 
     def post(path: str, body: Any, token: str | None = None) -> Any:
         headers = {"content-type": "application/json", **({"X-Kaisa-Token": token} if token else {})}
@@ -1202,7 +1203,7 @@ def club_match_forfeited(live: LiveServer) -> int:
         with urllib.request.urlopen(request, timeout=120) as answer:
             return json.load(answer)
 
-    made = post("api/club/matches", {"players": ["Aino", "Eero"]})
+    made = post("api/club/matches", {"players": ["Aino", "Eero"], "options": {"winning_score": 40}})
     match_id, token = int(made["match"]["id"]), str(made["token"])
     post(f"api/club/matches/{match_id}/place-w2", {"point": [W / 2, 2.6]}, token)
     post(f"api/club/matches/{match_id}/forfeit", {"cue_ball": "W2"}, token)
@@ -1231,6 +1232,7 @@ def test_the_summary_of_a_finished_match_offers_a_rematch_and_a_new_game(live: L
     rematch = live.api("GET", f"/api/matches/{rematch_id}")
     assert [(p["name"], p["kind"]) for p in rematch["players"]] == [(p["name"], p["kind"]) for p in finished["players"]]
     assert rematch["clock"]["mode"] == finished["clock"]["mode"]
+    assert rematch["winning_score"] == finished["winning_score"] == 40  # the same length of game
     assert rematch["actions"] == 0
 
     goto(page, live.url + f"#/match/{match_id}")

@@ -103,15 +103,15 @@ WORDS = {
         "run": "sarja", "no points": "ei pisteitä", "clock": "kello", "left": "jäljellä",
         "final innings": "viimeiset lyöntivuorot", "scoresheet": "Pöytäkirja", "points": "pisteet",
         "recorded": "pöytäkirjaan", "winner": "voittaja", "with": "pallolla",
-        "legend": "pisteet: pistetilanne lopussa; pöytäkirjaan: merkittävä tulos (voittajalle 60 tai yli merkitään 60, "
-        "kohta 3)",
+        "legend": "pisteet: pistetilanne lopussa; pöytäkirjaan: merkittävä tulos (voittajalle {target} tai yli "
+        "merkitään {target}, kohta 3)",
     },
     "en": {
         "player": "player", "ball": "ball", "score": "score", "innings": "innings", "stroke": "stroke", "run": "run",
         "no points": "no points", "clock": "clock", "left": "left", "final innings": "final innings",
         "scoresheet": "Scoresheet", "points": "points", "recorded": "recorded", "winner": "winner", "with": "with",
-        "legend": "points: the score at the end; recorded: the scoresheet's figure (a winner at 60 or more is "
-        "written 60, rule 3)",
+        "legend": "points: the score at the end; recorded: the scoresheet's figure (a winner at {target} or more is "
+        "written {target}, rule 3)",
     },
 }  # fmt: skip
 """The live view's and the scoresheet's words in Finnish and English."""
@@ -202,7 +202,7 @@ def print_scoresheet(match: Any, lang: str = "en") -> None:
         winner = escape(match.config.players[state.player_of(result.winner)])
         reason = escape(result_reason(result.reason, lang))
         console.print(f"{w['winner']}: [bold]{winner}[/] {w['with']} {result.winner.value}; {reason}")
-        console.print(w["legend"], style="dim", markup=False)
+        console.print(w["legend"].format(target=match.config.options.winning_score), style="dim", markup=False)
 
 
 def print_advice(

@@ -2183,10 +2183,11 @@ function describeLevel() {
   $("level-description").textContent = app.players && level ? levelDescription(level) : "";
 }
 
-async function createMatch(players, clock, seed) {
+async function createMatch(players, clock, seed, options = null) {
   clearMessage();
   const body = { players, clock: clock ? "wall" : "off" };
   if (seed !== null && seed !== "" && seed !== undefined) body.seed = Number(seed);
+  if (options) body.options = options;
   try {
     const view = await api.createMatch(body);
     location.hash = `#/match/${view.id}`;
@@ -2453,7 +2454,9 @@ async function showSummary(mode) {
   );
   $("summary-rematch").onclick = () => {
     show("summary", false);
-    createMatch(v.players.map((p) => ({ name: p.name, kind: p.kind })), v.clock.mode === "wall", null);
+    // the same players, clock and game length (3: a shorter or longer game than 60 is a rule option)
+    const options = v.winning_score && v.winning_score !== 60 ? { winning_score: v.winning_score } : null;
+    createMatch(v.players.map((p) => ({ name: p.name, kind: p.kind })), v.clock.mode === "wall", null, options);
   };
   $("summary-replay").onclick = () => {
     show("summary", false);
