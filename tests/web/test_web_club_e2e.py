@@ -561,13 +561,27 @@ def test_corrections_undo_rare_events_and_refused_entries(live: Server, pages: P
     marker.get_by_test_id("lang-en").click()
 
 
+def test_a_message_shown_is_said_again_in_the_language_switched_to(live: Server, pages: Pages) -> None:
+    """A notice stayed in the language it was shown in after the marker switched (the page said the rest in
+    Finnish around an English notice)."""
+    made = live.call("POST", "/api/club/matches", {"players": ["Saara", "Ville"]})
+    match_id, token = made.json()["match"]["id"], made.json()["token"]
+    page = pages.open(390, 844)
+    goto(page, f"{live.url}/club#/match/{match_id}/{token}")
+    expect(page.get_by_test_id("place-confirm")).to_be_visible()
+    page.get_by_test_id("place-confirm").click()  # W2 not placed yet
+    expect(page.get_by_test_id("message-text")).to_have_text("Tap W2's place on the table first.")
+    page.get_by_test_id("lang-fi").click()
+    expect(page.get_by_test_id("message-text")).to_have_text("Napauta ensin W2:n paikka pöydältä.")
+
+
 def test_a_wrong_or_missing_token_in_the_link_is_refused_clearly(live: Server, pages: Pages) -> None:
     match_id, token = live.new_match(("Saara", "Ville"))
     page = pages.open(1100, 900)
     goto(page, f"{live.url}/club#/match/{match_id}/not-the-right-token-at-all")
     banner = page.get_by_test_id("token-error")
     expect(banner).to_contain_text(f"The marker token in this link is not valid for match {match_id}")
-    expect(banner).to_contain_text("the token for match")
+    expect(banner).to_contain_text("The token for match")
     expect(page.get_by_test_id("message-text")).to_contain_text("token")
     expect(page.get_by_test_id("entry")).to_be_hidden()
     expect(page.get_by_test_id("undo-last")).to_be_hidden()

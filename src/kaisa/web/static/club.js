@@ -47,8 +47,13 @@ const EDITED = ["pots", "off_table", "first_contact", "nakki", "called_as_called
 
 // --- messages -------------------------------------------------------------------------------------------------
 
+let shownMessage = null; // the message's text in the current language, when it can be said again
+
+/** A message in the top bar. Given as a function (`() => t(...)`), it is said again in the other language when
+ * the language is switched. */
 function showMessage(text, kind = "error") {
-  $("message-text").textContent = text;
+  shownMessage = typeof text === "function" ? text : null;
+  $("message-text").textContent = typeof text === "function" ? text() : text;
   const box = $("message");
   box.className = `message ${kind}`;
   box.dataset.kind = kind;
@@ -551,7 +556,7 @@ class MatchPage {
     const now = Date.now();
     this.own = this.own.filter((o) => now - o.at < 5000);
     if (this.own.some((o) => o.json === json)) return;
-    if (this.view && view.actions !== this.view.actions && !(this.queue && this.queue.open.length)) showMessage(t("club.elsewhere"), "info");
+    if (this.view && view.actions !== this.view.actions && !(this.queue && this.queue.open.length)) showMessage(() => t("club.elsewhere"), "info");
     this.apply(view);
     await this.loadActions();
     this.lastFromActions();
@@ -713,7 +718,7 @@ class MatchPage {
   setCallPocket(pocket) {
     const { tokens, ball } = callParts(this.entry.callText);
     if (!ball) {
-      showMessage(t("club.pots.pickBall"), "info");
+      showMessage(() => t("club.pots.pickBall"), "info");
       return;
     }
     if (tokens.length < 2) tokens.push(pocket);
@@ -759,10 +764,10 @@ class MatchPage {
     e.target = "pots";
     const already = e.pots.find((p) => p[0] === ball);
     if (already) {
-      showMessage(t("club.pots.twice", { ball, pocket: already[1] }), "error");
+      showMessage(() => t("club.pots.twice", { ball, pocket: already[1] }), "error");
       e.pending = null;
     } else if (e.off.has(ball)) {
-      showMessage(t("club.pots.isOff", { ball }), "error");
+      showMessage(() => t("club.pots.isOff", { ball }), "error");
       e.pending = null;
     } else {
       e.pending = ball;
@@ -773,7 +778,7 @@ class MatchPage {
   potPocket(pocket) {
     const e = this.entry;
     if (!e.pending) {
-      showMessage(t("club.pots.pickBall"), "info");
+      showMessage(() => t("club.pots.pickBall"), "info");
       return;
     }
     this.addPot(e.pending, pocket);
@@ -784,9 +789,9 @@ class MatchPage {
     const already = e.pots.find((p) => p[0] === ball);
     e.pending = null;
     if (already) {
-      showMessage(t("club.pots.twice", { ball, pocket: already[1] }), "error");
+      showMessage(() => t("club.pots.twice", { ball, pocket: already[1] }), "error");
     } else if (e.off.has(ball)) {
-      showMessage(t("club.pots.isOff", { ball }), "error");
+      showMessage(() => t("club.pots.isOff", { ball }), "error");
     } else {
       e.pots.push([ball, pocket]);
     }
@@ -801,7 +806,7 @@ class MatchPage {
   potAsCalled() {
     const { ball, pocket } = callParts(this.entry.callText);
     if (!ball || !pocket) {
-      showMessage(t("club.pots.needCall"), "info");
+      showMessage(() => t("club.pots.needCall"), "info");
       return;
     }
     this.addPot(ball, pocket);
@@ -826,7 +831,7 @@ class MatchPage {
     const e = this.entry;
     const dropped = e.pots.find((p) => p[0] === ball);
     if (!e.off.has(ball) && dropped) {
-      showMessage(t("club.pots.twice", { ball, pocket: dropped[1] }), "error");
+      showMessage(() => t("club.pots.twice", { ball, pocket: dropped[1] }), "error");
       return;
     }
     this.toggle("off", ball);
@@ -909,7 +914,7 @@ class MatchPage {
       if (error instanceof QueuedError) {
         queued = true;
         // kept on this phone and sent when the connection returns: the form is free for the next stroke
-        showMessage(t("club.queue.offline"), "info");
+        showMessage(() => t("club.queue.offline"), "info");
         this.editing = null;
         this.entry = newEntry();
         this.offShooter = null; // the next stroke's player is asked again
@@ -965,7 +970,7 @@ class MatchPage {
   submit() {
     if (!this.view) return;
     if (this.breakRun) {
-      showMessage(t("club.break.running", { name: nameOf(this.view, this.breakRun.ball), time: fmtClock((Date.now() - this.breakRun.start) / 1000) }), "info");
+      showMessage(() => t("club.break.running", { name: nameOf(this.view, this.breakRun.ball), time: fmtClock((Date.now() - this.breakRun.start) / 1000) }), "info");
       return;
     }
     const call = this.call();
@@ -980,12 +985,12 @@ class MatchPage {
         this.ctxKey = null;
         this.apply(view, { own: true });
         this.lastFromActions();
-        showMessage(t("club.corrected", { n }), "info");
+        showMessage(() => t("club.corrected", { n }), "info");
       });
     }
     const c = this.ctx();
     if (c.unsure) {
-      showMessage(t("club.queue.whoFirst", { n: c.n }), "info");
+      showMessage(() => t("club.queue.whoFirst", { n: c.n }), "info");
       $("queue-hold").scrollIntoView({ block: "nearest" });
       return;
     }
@@ -1003,12 +1008,12 @@ class MatchPage {
   }
 
   afterOver() {
-    if (this.view && this.view.result) showMessage(t("club.over", { text: t("match.winner", { name: nameOf(this.view, this.view.result.winner), ball: this.view.result.winner }) }), "info");
+    if (this.view && this.view.result) showMessage(() => t("club.over", { text: t("match.winner", { name: nameOf(this.view, this.view.result.winner), ball: this.view.result.winner }) }), "info");
   }
 
   confirmW2() {
     if (!this.w2) {
-      showMessage(t("club.place.missing"), "info");
+      showMessage(() => t("club.place.missing"), "info");
       return;
     }
     const point = this.w2;
@@ -1053,7 +1058,7 @@ class MatchPage {
       this.ctxKey = null;
       this.apply(view, { own: true });
       this.lastFromActions();
-      showMessage(t("club.undone"), "info");
+      showMessage(() => t("club.undone"), "info");
     });
   }
 
@@ -1681,7 +1686,7 @@ function keyPocket(page, pocket) {
   const e = page.entry;
   if (e.target === "call") page.setCallPocket(pocket);
   else if (e.target === "pots") page.potPocket(pocket);
-  else showMessage(t("club.pots.pickBall"), "info");
+  else showMessage(() => t("club.pots.pickBall"), "info");
 }
 
 // --- wiring -------------------------------------------------------------------------------------------------
@@ -1689,6 +1694,7 @@ function keyPocket(page, pocket) {
 function wire() {
   for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
   onLangChange(() => {
+    if (shownMessage && !$("message").hidden) $("message-text").textContent = shownMessage();
     if (document.body.dataset.screen === "new") enterNew();
     if (document.body.dataset.screen === "created") enterCreated(Number((location.hash.match(/^#\/created\/(\d+)/) || [])[1]));
     if (club.page) {
@@ -1710,7 +1716,7 @@ function wire() {
       input.select();
       document.execCommand("copy");
     }
-    showMessage(t("club.created.copied"), "info");
+    showMessage(() => t("club.created.copied"), "info");
   });
   const page = () => club.page;
   $("entry").addEventListener("submit", (event) => {
