@@ -542,7 +542,10 @@ async function openMarker(g, url) {
   $("marker-qr").replaceChildren();
   try {
     const res = await fetch(`/api/club/matches/${match}/marker-qr`, { headers: { "X-Kaisa-Token": decodeURIComponent(secret) } });
-    if (res.ok) {
+    if (res.ok && res.headers.get("X-Marker-Local") === "1") {
+      // the server listens on this machine only: a code would send the phone nowhere, so say how to reach it
+      $("marker-qr").replaceChildren(el("p", { class: "keep", "data-testid": "marker-qr-local" }, t("club.created.qrLocal")));
+    } else if (res.ok) {
       link = res.headers.get("X-Marker-Url") || link;
       const img = el("img", { alt: link, src: URL.createObjectURL(await res.blob()) });
       $("marker-qr").replaceChildren(img);
