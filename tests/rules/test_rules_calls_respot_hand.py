@@ -484,7 +484,7 @@ RATTLE_CASES = [
 def test_1_3_jaw_rattles_at_the_called_pocket_need_no_call(call, steps):
     ruling = rule(call, *steps)
     assert_legal(ruling, 6)
-    assert any(n.clause == "1.3" and "rattles" in n.en for n in ruling.notes)
+    assert any(n.clause == "1.3" and n.key == "rattles" and "jaw rattle" in n.en for n in ruling.notes)
 
 
 def test_1_3_a_jaw_of_the_called_pocket_before_other_contacts_is_no_rattle():

@@ -72,7 +72,9 @@ def test_1_3_rattles_in_a_corner_need_no_call():
     ruling = rule("K FL", "strike W1", "ball W1 K", "jaw K FL f", "jaw K FL lf", "pocket K FL")
     assert ruling.legal_pot
     assert ruling.points == 6
-    assert any(n.clause == "1.3" and "rattles (2 jaw rattles)" in n.en for n in ruling.notes)
+    assert any(
+        n.key == "rattles" and n.en == "Rattling in the jaws needs no call (2 jaw rattles)" for n in ruling.notes
+    )
     assert any(n.clause == "1.3" and n.fi == "Röpötystä (2 haakiosumaa) ei tarvitse maalata" for n in ruling.notes)
 
 

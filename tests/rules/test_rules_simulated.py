@@ -207,7 +207,7 @@ def test_1_3_jaw_rattles_need_no_call_simulated():
         assert called.route_ok
         assert not called.mankeli  # a rattle at the called pocket is not the last contact (7f)
         assert_legal_pot_continues(p, 12)
-        assert any(n.clause == "1.3" and "rattles" in n.en.lower() for n in p.ruling.notes)
+        assert any(n.clause == "1.3" and n.key == "rattles" for n in p.ruling.notes)
     for p in clean:
         assert p.facts.called is not None
         assert p.facts.called.rattles == 0

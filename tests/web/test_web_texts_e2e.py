@@ -44,7 +44,11 @@ def _note(clause: str, fi: str, en: str) -> dict[str, Any]:
     return {"clause": clause, "points": 0, "fi": fi, "en": en}
 
 
-RATTLE = _note(
+RATTLE = {
+    **_note("1.3", "Röpötystä (2 haakiosumaa) ei tarvitse maalata", "(known by its key, whatever its words)"),
+    "key": "rattles",
+}
+STORED_RATTLE = _note(  # stored before ruling items carried their wording's key: known by its English
     "1.3", "Röpötystä (2 haakiosumaa) ei tarvitse maalata", "Rattling in the jaws needs no call (2 jaw rattles)"
 )
 OLD_RATTLE = _note("1.3", "Röpötystä (1 haakiosuma) ei tarvitse maalata", "Jaw rattles (1 jaw rattle) need no call")
@@ -66,17 +70,19 @@ def shown(page: Page, notes: list[dict[str, Any]], game_over: bool) -> list[str]
 def test_the_rattle_note_and_respots_after_the_last_stroke_are_not_shown(page: Page) -> None:
     """issue 17: "§ 1.3 Röpötystä ... ei tarvitse maalata" changed no ruling and filled most scoring rulings; the
     winning stroke's ruling said who plays from hand next when there is no next turn."""
-    notes = [RATTLE, OLD_RATTLE, CONTINUES, RESPOT]
+    notes = [RATTLE, STORED_RATTLE, OLD_RATTLE, CONTINUES, RESPOT]
     assert shown(page, notes, game_over=False) == [CONTINUES["fi"], RESPOT["fi"]]
     assert shown(page, notes, game_over=True) == [CONTINUES["fi"]]
 
 
-def test_the_catalogue_wording_of_rattles_is_the_one_the_page_knows() -> None:
+def test_the_referees_rattle_note_carries_the_key_the_page_knows() -> None:
     from kaisa.referee.catalogue import CATALOGUE
+    from kaisa.referee.ruling import RulingItem
 
-    text = CATALOGUE["1.3"].say("rattles", rattles="2 jaw rattles")
-    assert text.en.startswith("Rattling in the jaws needs no call"), text
-    assert Path(__file__).parents[2].joinpath("src/kaisa/web/static/ui.js").read_text().count("Rattling in the jaws")
+    note = CATALOGUE["1.3"].item("rattles", rattles="2 jaw rattles")
+    assert note.key == "rattles"
+    assert RulingItem.from_json(note.to_json()) == note  # the key is stored and read back
+    assert Path(__file__).parents[2].joinpath("src/kaisa/web/static/ui.js").read_text().count('"rattles"')
 
 
 def test_the_direction_and_its_nudges_are_written_in_the_pages_language(page: Page, url: str) -> None:

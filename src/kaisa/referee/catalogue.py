@@ -247,7 +247,7 @@ class Clause:
         """A line of a ruling: this clause, ``value`` points, and the sentence ``key`` (first letter
         capitalised)."""
         text = self.say(key, **params)
-        return RulingItem(self.id, value, upper_first(text.fi), upper_first(text.en))
+        return RulingItem(self.id, value, upper_first(text.fi), upper_first(text.en), key)
 
     def void(self, key: str, /, **params: object) -> RulingItem:
         """A voided pot's line: "Pussitusta ei hyväksytä: <sentence key>"."""

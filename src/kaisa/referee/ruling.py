@@ -36,9 +36,15 @@ class RulingItem:
     points: int
     fi: str
     en: str
+    key: str = ""
+    """The clause's wording this line says (``rattles`` of 1.3), "" for a line not from the catalogue: a page
+    can treat a kind of line apart without reading its text."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"clause": self.clause, "points": self.points, "fi": self.fi, "en": self.en}
+        out: dict[str, Any] = {"clause": self.clause, "points": self.points, "fi": self.fi, "en": self.en}
+        if self.key:
+            out["key"] = self.key
+        return out
 
     @classmethod
     def from_json(cls, data: object) -> RulingItem:
@@ -48,7 +54,10 @@ class RulingItem:
         if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 1000:
             raise FormatError(f"a ruling item's points are a whole number, got {shown_value(points)}")
         text = Text.from_json(data)
-        return cls(data["clause"], points, text.fi, text.en)
+        key = data.get("key", "")
+        if not isinstance(key, str) or len(key) > 40:
+            raise FormatError(f"a ruling item's key is a short text, got {shown_value(key)}")
+        return cls(data["clause"], points, text.fi, text.en, key)
 
 
 def item(clause: str, points: int, text: Text) -> RulingItem:

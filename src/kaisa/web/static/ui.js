@@ -50,9 +50,10 @@ export function parseDecimal(text) {
 
 /** Whether a ruling note is the catalogue's "1.3 rattles" sentence (jaw rattles before the drop need no call):
  * it is only said with a legal pot and changes nothing, so the pages leave it out (it stays in the stored
- * ruling and its clause list). Read by its English wording, old ("Jaw rattles (") and current. */
+ * ruling and its clause list). Known by its wording's key; a ruling stored before items carried keys, by its
+ * English, old ("Jaw rattles (") and current. */
 function isRattleNote(item) {
-  return item.clause === "1.3" && !item.points && /^(Rattling in the jaws|Jaw rattles \()/.test(item.en || "");
+  return item.clause === "1.3" && !item.points && (item.key ? item.key === "rattles" : /^(Rattling in the jaws|Jaw rattles \()/.test(item.en || ""));
 }
 
 /** The notes of a ruling worth showing: no rattle note (it changed nothing) and, once the stroke ended the game,
