@@ -275,10 +275,14 @@ def test_players_lists_every_kind_with_a_description(client: TestClient):
 
 def test_calls_check_writes_the_canonical_form(client: TestClient):
     assert post(client, "/api/calls/check", {"call": "kyyti r1 k fl"}) == {
+        "valid": True,
         "call": "kyyti R1 K FL",
         "ball": "K",
         "pocket": "FL",
         "prospects": [],  # without a match or a position nothing in the state stops it scoring
+        "code": None,  # the refusal's code and words, with a verdict asked for
+        "fi": None,
+        "en": None,
     }
     assert post(client, "/api/calls/check", {"call": "w1 rf fr", "shooter": "W2"})["call"] == "W1 rf FR"
 
