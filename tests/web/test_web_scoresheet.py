@@ -13,7 +13,8 @@ from matplotlib.lines import Line2D
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-from kaisa.web.scoresheet import minutes, scoresheet_figures, scoresheet_to_pdf, sheet_date
+from kaisa.competition.paper import date_text
+from kaisa.web.scoresheet import minutes, scoresheet_figures, scoresheet_to_pdf
 
 HAND_FAULT = {
     "clause": "5",
@@ -107,8 +108,8 @@ def test_the_pdf_scoresheet_has_no_text_over_text_or_lines_and_every_foul_in_ful
 
 
 def test_the_pdf_scoresheet_says_what_the_scoresheet_page_says() -> None:
-    assert sheet_date("2026-12-03", "fi") == "3.12.2026"
-    assert sheet_date("2026-12-03", "en") == "3 Dec 2026"
+    assert date_text("2026-12-03", "fi") == "3.12.2026"
+    assert date_text("2026-12-03", "en") == "3 Dec 2026"
     assert minutes(183.4) == "3:03"
     (fi,) = check_layout(sheet(6, foul_at=(2,)), "fi")
     assert "Päivä: 3.12.2026   Pöytä: 3   Seurailta: Seurailta 3.12." in fi

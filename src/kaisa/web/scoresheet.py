@@ -12,11 +12,12 @@ from __future__ import annotations
 import io
 import textwrap
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
+
+from kaisa.competition.paper import date_text
 
 A4 = (8.27, 11.69)
 LEFT, RIGHT = 0.08, 0.92
@@ -44,8 +45,6 @@ SUMMARY_LINE = 0.022
 RESULT_LINE = 0.03
 SUMMARY_CHARS, RESULT_CHARS = 88, 66
 """Characters on a line of the summary (10 pt) and of the result (12 pt bold) across the page."""
-MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
 WORDS: dict[str, dict[str, Any]] = {
     "fi": {
         "title": "Pöytäkirja",
@@ -89,12 +88,6 @@ WORDS: dict[str, dict[str, Any]] = {
     },
 }
 """The sheet's words, as the scoresheet page says them (club-strings.js, ``ss.*``)."""
-
-
-def sheet_date(iso: str, lang: str) -> str:
-    """The match's date as the sheet writes it: 3.12.2026 in Finnish, 3 Dec 2026 in English."""
-    day = date.fromisoformat(iso)
-    return f"{day.day}.{day.month}.{day.year}" if lang == "fi" else f"{day.day} {MONTHS_EN[day.month - 1]} {day.year}"
 
 
 def minutes(seconds: float) -> str:
@@ -204,7 +197,7 @@ def scoresheet_figures(sheet: dict[str, Any], lang: str = "fi") -> list[Figure]:
     for number, (page_rows, last) in enumerate(pages, start=1):
         fig = Figure(figsize=A4)
         fig.text(LEFT, 0.95, f"{w['title']} · {w['match']} {sheet['id']}", fontsize=16, weight="bold")
-        where = [f"{w['date']}: {sheet_date(sheet['date'], lang)}"]
+        where = [f"{w['date']}: {date_text(sheet['date'], lang)}"]
         if sheet.get("table_label"):
             where.append(f"{w['table']}: {sheet['table_label']}")
         if sheet.get("event"):
@@ -261,4 +254,4 @@ def _line(y: float, x0: float = LEFT, x1: float = RIGHT) -> Any:
     return Line2D([x0, x1], [y, y], color="#333", linewidth=0.6)
 
 
-__all__ = ["minutes", "paginate", "scoresheet_figures", "scoresheet_to_pdf", "sheet_date"]
+__all__ = ["minutes", "paginate", "scoresheet_figures", "scoresheet_to_pdf"]

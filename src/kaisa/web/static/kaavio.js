@@ -5,7 +5,7 @@
 import "./club-strings.js";
 import "./kaavio-strings.js";
 import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
-import { el } from "./ui.js";
+import { el, fmtDate } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const API = "/api/kaavio/competitions";
@@ -202,7 +202,7 @@ async function renderHome() {
           el(
             "li",
             { "data-testid": "competition-item" },
-            el("span", { class: "grow" }, el("b", {}, c.name), ` · ${dateText(c.date)} · ${t("kv.list.players", { n: c.players })} · `,
+            el("span", { class: "grow" }, el("b", {}, c.name), ` · ${fmtDate(c.date)} · ${t("kv.list.players", { n: c.players })} · `,
               t(c.finished ? "kv.list.finished" : c.drawn ? "kv.list.running" : "kv.list.open")),
             mine(c.id) ? el("a", { class: "button small", href: `#/director/${c.id}` }, t("kv.list.direct")) : null,
             el("a", { class: "button small", href: `#/bracket/${c.id}` }, t("kv.list.bracket")),
@@ -338,16 +338,6 @@ function shownName(p) {
   return same && p.club ? `${p.name} (${p.club})` : p.name;
 }
 
-const MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-// A competition's date as people write it: 3.12.2026 in Finnish, 3 Dec 2026 in English (as the PDF does).
-function dateText(iso) {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso || "");
-  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return iso || "";
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return lang() === "fi" ? `${day}.${month}.${year}` : `${day} ${MONTHS_EN[month - 1]} ${year}`;
-}
-
 function scoreText(g) {
   if (g.player2 === null) return t("kv.walkover");
   return `${g.points1 || "0"}–${g.points2 || "0"}`;
@@ -417,7 +407,7 @@ function roundsBlock(games, actions) {
 function subtitle() {
   const s = view.settings;
   const kind = lang() === "fi" ? view.kind_label.fi : view.kind_label.en;
-  const bits = [dateText(s.date), s.club, t("kv.sub", { kind, target: s.target, tables: s.tables.join(", ") })].filter(Boolean);
+  const bits = [fmtDate(s.date), s.club, t("kv.sub", { kind, target: s.target, tables: s.tables.join(", ") })].filter(Boolean);
   return bits.join(" · ");
 }
 

@@ -4,21 +4,13 @@
 
 import "./club-strings.js";
 import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
-import { el } from "./ui.js";
+import { el, fmtDate } from "./ui.js";
 
 const state = { sheet: null, id: null };
 
 function strokes(numbers) {
   if (!numbers.length) return "";
   return numbers.length === 1 ? String(numbers[0]) : `${numbers[0]}–${numbers[numbers.length - 1]}`;
-}
-
-const MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** The match's date as the PDF writes it (kaisa.web.scoresheet.sheet_date): 3.12.2026, or 3 Dec 2026 in English. */
-function sheetDate(iso) {
-  const [year, month, day] = iso.split("-").map(Number);
-  return lang() === "fi" ? `${day}.${month}.${year}` : `${day} ${MONTHS_EN[month - 1]} ${year}`;
 }
 
 /** A break's length as m:ss. */
@@ -42,7 +34,7 @@ function render() {
   if (!s) return;
   const names = s.players.map((p) => `${p.name} (${p.cue_ball || "–"})`);
   document.getElementById("pdf").href = `/api/club/matches/${s.id}/scoresheet.pdf?lang=${lang()}`;
-  const facts = [`${t("ss.date")}: ${sheetDate(s.date)}`];
+  const facts = [`${t("ss.date")}: ${fmtDate(s.date)}`];
   if (s.table_label) facts.push(`${t("ss.table")}: ${s.table_label}`);
   if (s.event) facts.push(`${t("ss.event")}: ${s.event}`);
   const rows = s.innings.map((i) =>

@@ -48,6 +48,17 @@ export function parseDecimal(text) {
   return cleaned === "" || !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(cleaned) ? NaN : Number(cleaned);
 }
 
+const MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A date (YYYY-MM-DD) as people write it: 3.12.2026 in Finnish, 3 Dec 2026 in English, as the PDFs do
+ * (kaisa.competition.paper.date_text); anything else as written. */
+export function fmtDate(iso) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso || "");
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) return iso || "";
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return lang() === "fi" ? `${day}.${month}.${year}` : `${day} ${MONTHS_EN[month - 1]} ${year}`;
+}
+
 /** Whether a ruling note is the catalogue's "1.3 rattles" sentence (jaw rattles before the drop need no call):
  * it is only said with a legal pot and changes nothing, so the pages leave it out (it stays in the stored
  * ruling and its clause list). Known by its wording's key; a ruling stored before items carried keys, by its
