@@ -49,7 +49,7 @@ class RulingItem:
     @classmethod
     def from_json(cls, data: object) -> RulingItem:
         if not isinstance(data, dict) or not isinstance(data.get("clause"), str):
-            raise FormatError('a ruling item is an object {"clause", "points", "fi", "en"}')
+            raise FormatError('a ruling item is an object {"clause", "points", "fi", "en"} with an optional "key"')
         points = data.get("points")
         if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 1000:
             raise FormatError(f"a ruling item's points are a whole number, got {shown_value(points)}")

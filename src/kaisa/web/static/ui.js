@@ -73,7 +73,7 @@ export function shownNotes(ruling) {
   return (ruling.notes || []).filter((n) => !isRattleNote(n) && !(ruling.game_over && n.clause.startsWith("4")));
 }
 
-/** One item of a ruling ({clause, points, fi, en}) as a list item citing its clause. */
+/** One item of a ruling ({clause, points, fi, en, key?}) as a list item citing its clause. */
 export function rulingItem(item, kind) {
   return el(
     "li",
