@@ -32,23 +32,27 @@ KAISA = str(Path(sys.executable).parent / "kaisa")
 
 
 @contextmanager
-def serve(db: Path) -> Iterator[str]:
-    """The app on the SQLite file ``db``, served by uvicorn in a thread; yields its base URL."""
+def serve(db: Path, bind_host: str | None = None) -> Iterator[str]:
+    """The app on the SQLite file ``db``, served by uvicorn in a thread (as if started with ``--host bind_host``:
+    the marker's QR link depends on it); yields its base URL."""
     store = open_store(f"sqlite:///{db}")
+    app = create_app(store)
+    if bind_host is not None:
+        app.state.bind_host = bind_host
     sock = socket.create_server(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    uv = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning"))
-    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    for _ in range(200):
-        if uv.started:
-            break
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive(), "the web server stopped while starting"
+        assert time.monotonic() < deadline, "the web server did not start within 60 s"
         time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
+        server.should_exit = True
+        thread.join(timeout=20)
         store.close()
 
 

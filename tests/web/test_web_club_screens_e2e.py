@@ -3,49 +3,18 @@ reach, how to start one they can) and the club night's scoreboard on a 16:9 TV w
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, expect
 
-from kaisa.records.storage import open_store
-from kaisa.web import create_app
 from tests.browser import chromium, docs_images
-from tests.web.club_helpers import pot
+from tests.web.club_helpers import pot, serve
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-@contextmanager
-def club_server(db: Path, bind_host: str | None = None) -> Iterator[str]:
-    """The app on the SQLite file ``db`` in a uvicorn thread, as if started with ``--host bind_host``."""
-    store = open_store(f"sqlite:///{db}")
-    app = create_app(store)
-    if bind_host is not None:
-        app.state.bind_host = bind_host
-    sock = socket.create_server(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert thread.is_alive(), "the web server stopped while starting"
-        assert time.monotonic() < deadline, "the web server did not start within 60 s"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
-        store.close()
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +50,7 @@ def create_on_page(page: Page, names: tuple[str, str]) -> None:
 def test_a_server_phones_cannot_reach_shows_no_qr_code_but_how_to_start_one_they_can(
     tmp_path: Path, browser: Browser
 ) -> None:
-    with club_server(tmp_path / "local.sqlite3", bind_host="127.0.0.1") as url:  # `kaisa club`, no --host
+    with serve(tmp_path / "local.sqlite3", bind_host="127.0.0.1") as url:  # `kaisa club`, no --host
         for width, height, lang in ((390, 844, "fi-FI"), (1440, 900, "en-US")):
             page = open_page(browser, url + "/club", width, height, lang)
             create_on_page(page, ("Aino", "Eero"))
@@ -97,7 +66,7 @@ def test_a_server_phones_cannot_reach_shows_no_qr_code_but_how_to_start_one_they
 
 
 def test_a_server_on_the_clubs_network_shows_the_qr_code_with_its_address(tmp_path: Path, browser: Browser) -> None:
-    with club_server(tmp_path / "lan.sqlite3", bind_host="192.168.1.20") as url:  # --host 192.168.1.20
+    with serve(tmp_path / "lan.sqlite3", bind_host="192.168.1.20") as url:  # --host 192.168.1.20
         page = open_page(browser, url + "/club", 390, 844)
         create_on_page(page, ("Aino", "Eero"))
         expect(page.get_by_test_id("marker-qr-svg")).to_be_visible()
@@ -113,7 +82,7 @@ def test_a_server_on_the_clubs_network_shows_the_qr_code_with_its_address(tmp_pa
 def test_the_scoresheet_page_says_the_date_the_breaks_and_the_terms_as_the_pdf_does(
     tmp_path: Path, browser: Browser
 ) -> None:
-    with club_server(tmp_path / "sheet.sqlite3") as url:
+    with serve(tmp_path / "sheet.sqlite3") as url:
         made = httpx.post(
             f"{url}/api/club/matches",
             json={"players": ["Aino", "Eero"], "clock": "wall", "event": "Seurailta 3.12.", "table": "3"},
@@ -200,7 +169,7 @@ def test_the_club_nights_scoreboard_fits_a_16_9_tv_and_a_phone_with_every_name_w
     tmp_path: Path, browser: Browser, tables: int
 ) -> None:
     event = f"Seurailta {tables}"
-    with club_server(tmp_path / "tv.sqlite3") as url:
+    with serve(tmp_path / "tv.sqlite3") as url:
         club_night(url, event, tables)
         tv = open_page(browser, f"{url}/scoreboard#/event/{event}", 1920, 1080)
         check_scoreboard(tv, tables, fits=True)
