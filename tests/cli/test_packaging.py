@@ -1,4 +1,5 @@
-"""The install: pooltool 0.6.0 on PyPI's panda3d 1.10, pinned by the lock file."""
+"""The install: Kaisa's engine needs no pooltool; pooltool 0.6.0 (on PyPI's panda3d 1.10) is the development
+reference, pinned by the lock file."""
 
 import tomllib
 from importlib.metadata import version
@@ -25,16 +26,19 @@ def test_lock_file_pins_the_engine_and_the_override():
     assert versions["panda3d"].startswith("1.10.")
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert pyproject["tool"]["uv"]["override-dependencies"] == ["panda3d>=1.10.13,<1.11"]
-    assert "pooltool-billiards==0.6.0" in pyproject["project"]["dependencies"]
+    assert "pooltool-billiards==0.6.0" in pyproject["dependency-groups"]["dev"]
+    runtime = " ".join(pyproject["project"]["dependencies"])
+    assert "pooltool" not in runtime
+    assert "panda3d" not in runtime
 
 
-def test_only_the_physics_layer_imports_pooltool():
-    """DESIGN.md: physics is the only importer of pooltool."""
+def test_only_the_physics_reference_imports_pooltool():
+    """DESIGN.md: pooltool is the engine's reference, imported by kaisa.physics.reference and .fast only."""
     src = ROOT / "src" / "kaisa"
     offenders = sorted(
         str(path.relative_to(src))
         for path in src.rglob("*.py")
-        if path.parent.name != "physics"
+        if str(path.relative_to(src)) not in ("physics/reference.py", "physics/fast.py")
         and any(
             line.lstrip().startswith(("import pooltool", "from pooltool")) for line in path.read_text().splitlines()
         )

@@ -20,8 +20,9 @@ import pytest
 
 from kaisa.layouts import random_layout, random_stroke, wild_stroke
 from kaisa.model import Position, Stroke
-from kaisa.physics import fast, simulate
-from kaisa.physics.engine import build_system, physics_table, run_engine
+from kaisa.physics import fast
+from kaisa.physics.reference import build_system, run_engine, simulate
+from kaisa.physics.reference import pooltool_table as physics_table
 from kaisa.table import OFFICIAL
 
 STROKES = 500
@@ -93,7 +94,7 @@ def test_other_pooltool_versions_are_refused(monkeypatch):
 
 @pytest.mark.slow
 def test_the_environment_variable_runs_stock_pooltool():
-    code = "import kaisa.physics.engine; from kaisa.physics import fast; print(fast.is_fast())"
+    code = "import kaisa.physics.reference; from kaisa.physics import fast; print(fast.is_fast())"
     for value, expected in (("1", "False"), ("", "True")):
         env = {**os.environ, fast.STOCK_ENV: value}
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)

@@ -17,7 +17,9 @@ from kaisa.game.chance import StrokeNoise
 from kaisa.layouts import random_layout, random_stroke
 from kaisa.model import BallContactEvent, BallId, JawEvent, PocketEvent, Position, RailEvent, StrikeEvent, Stroke
 from kaisa.physics import kernels_cached, simulate
-from kaisa.physics.engine import BURST_WINDOW, build_system, physics_table, run_engine
+from kaisa.physics.engine import BURST_WINDOW
+from kaisa.physics.reference import build_system, run_engine
+from kaisa.physics.reference import pooltool_table as physics_table
 from kaisa.table import OFFICIAL, PLACEMENT_GAP, PocketId, RailId
 from tests.conftest import pocketed, shot_at_pocket, signature
 

@@ -273,7 +273,7 @@ def test_a_cue_ball_frozen_to_a_ball_is_never_struck_towards_it():
 
 
 def test_the_resolver_uses_the_friction_the_generator_plans_with():
-    from kaisa.physics.engine import build_resolver
+    from kaisa.physics.reference import build_resolver
     from kaisa.players.shots import BALL_FRICTION
 
     friction = build_resolver().ball_ball.friction  # type: ignore[attr-defined]

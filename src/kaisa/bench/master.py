@@ -2,7 +2,7 @@
 
 *Decision time*: the master deciding on seeded 5-ball layouts, with its two worker processes and with one,
 as in the previous session (independent noise draws, no fresh look at the chosen safety) and as it was
-before this benchmark's changes (full window scan, stock pooltool, no second look), side by side in one run.
+before this benchmark's changes (full window scan, stock pooltool as the engine, no second look), side by side in one run.
 
 *Regret*: on each seeded layout the master decides, and so does a deeper search (:func:`deep_level`: more
 candidates, a finer scan, five times the samples, about five times the simulations; the measured ratio is
@@ -252,7 +252,6 @@ def decision_times(positions: int, seed: int = 2014, console: Console | None = N
     """The master on the same seeded layouts: now with 2 workers, now with 1, as in the previous session
     (:func:`previous_master`; 2 workers), and before (that, with the full scan on stock pooltool and no second
     look; 2 workers); each configuration decides every layout, in turn."""
-    from kaisa.physics import fast
     from kaisa.players import search
     from kaisa.players.search import REFINE_TOP, SearchPlayer, close_pool
     from kaisa.referee import GameState
@@ -261,8 +260,13 @@ def decision_times(positions: int, seed: int = 2014, console: Console | None = N
     game = GameState()
 
     def configure(label: str) -> None:
+        from kaisa.physics import reference
+
         close_pool()  # the workers are forked again with the configuration
-        (fast.use_stock if label == "before" else fast.use_fast)()
+        if label == "before":
+            reference.use_as_engine(stock=True)
+        else:
+            reference.use_kaisa_engine()
         search.COARSE_FIRST = label != "before"
         search.REFINE_TOP = 0 if label == "before" else REFINE_TOP
 

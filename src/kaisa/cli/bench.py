@@ -11,6 +11,18 @@ import typer
 from kaisa.cli.common import KIND_NAMES, console, ensure_physics_ready, fail, split_kinds
 
 
+def ensure_reference() -> None:
+    """The benchmarks that measure the engine against pooltool need pooltool: a development dependency."""
+    import importlib.util
+
+    if importlib.util.find_spec("pooltool") is None:
+        fail(
+            "this benchmark compares Kaisa's engine with pooltool 0.6.0, its reference, which is a development "
+            "dependency and not installed here; install it with 'uv sync' in a clone (or "
+            "'pip install pooltool-billiards==0.6.0 panda3d==1.10.*')"
+        )
+
+
 def bench_all(
     ctx: typer.Context,
     json_file: Annotated[Path | None, typer.Option("--json", help="Also write every figure to this JSON file.")] = None,
@@ -25,7 +37,7 @@ def bench_all(
     ] = 600.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed for every seeded set.")] = 2014,
 ) -> None:
-    """Every speed figure in one run, as ratios: stock v fast pooltool per stroke; the server's work at action 1
+    """Every speed figure in one run, as ratios: Kaisa's engine v stock pooltool per stroke; the server's work at action 1
     v a long match; start-up of kaisa simulate and kaisa play v python -c pass; the master's decision time
     (median, p90; 2 v 1 workers; v before) and its regret against a deeper search."""
     if ctx.invoked_subcommand is not None:
@@ -34,6 +46,7 @@ def bench_all(
 
     if json_file is not None and not json_file.parent.is_dir():
         fail(f"--json {json_file}: the folder {json_file.parent} does not exist")
+    ensure_reference()
     ensure_physics_ready()
     result = run_suite(console, strokes, actions, 5, positions, regret_positions, budget, seed)
     if json_file is not None:
@@ -48,9 +61,10 @@ def bench_physics(
     strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes per side.")] = 300,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the stroke set.")] = 2014,
 ) -> None:
-    """Our simulate vs raw pooltool on the same seeded 5-ball strokes, alternating, in one process."""
+    """Kaisa's engine v stock pooltool on the same seeded 5-ball strokes, alternating, in one process."""
     from kaisa.bench.physics import physics_benchmark, print_physics_report
 
+    ensure_reference()
     ensure_physics_ready()
     print_physics_report(physics_benchmark(strokes=strokes, seed=seed, console=console), console)
 
@@ -60,14 +74,15 @@ def bench_compiled(
     seed: Annotated[int, typer.Option("--seed", help="Seed for the strokes and calls.")] = 2014,
     json_file: Annotated[Path | None, typer.Option("--json", help="Also write the figures to this JSON file.")] = None,
 ) -> None:
-    """The compiled event loop (KAISA_PHYSICS_BACKEND=compiled) v pooltool on the same seeded Kaisa strokes:
-    identical event sequences, final positions and rulings, and ms per stroke stock : fast : compiled."""
+    """Kaisa's engine v pooltool 0.6.0 (under its reference kernel) on the same seeded Kaisa strokes:
+    identical event sequences, final positions, rulings and sampled paths, and ms per stroke stock : fast : engine."""
     import json
 
     from kaisa.bench.compiled import agreement, print_agreement_report
 
     if json_file is not None and not json_file.parent.is_dir():
         fail(f"--json {json_file}: the folder {json_file.parent} does not exist")
+    ensure_reference()
     ensure_physics_ready()
     result = agreement(strokes, seed, console)
     print_agreement_report(result, console, seed)

@@ -1,11 +1,12 @@
-"""Physics: the only layer that imports pooltool.
+"""Physics: Kaisa's own event-based engine (pooltool 0.6.0's physics, compiled; see :mod:`kaisa.physics.compiled`).
 
 ``simulate(position, stroke) -> ShotRecord`` plays one stroke on the official table (or any
 :class:`~kaisa.table.TableSpec`) and returns the domain event log.
 
-Importing this package does not import pooltool (with numba, scipy and panda3d, seconds of start-up): the
-engine loads on the first stroke or on the first use of a name below, so that whatever holds a match without
-playing a stroke (the records, the statistics, a match read back from the database) starts without it.
+Importing this package imports neither numba nor the engine: they load on the first stroke or on the first
+use of a name below, so that whatever holds a match without playing a stroke (the records, the statistics, a
+match read back from the database) starts without them. pooltool is not needed at all: it is the reference
+the engine is checked against (:mod:`kaisa.physics.reference`, a development dependency).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ def simulate(
     trajectories: float | None = None,
     spec: TableSpec = OFFICIAL,
 ) -> ShotRecord:
-    """Play ``stroke`` from ``position`` and return what happened (:func:`kaisa.physics.engine.simulate`,
-    imported on the first stroke)."""
-    from kaisa.physics.engine import simulate as play
+    """Play ``stroke`` from ``position`` and return what happened (:func:`kaisa.physics.compiled.simulate`,
+    imported on the first stroke). ``trajectories`` is a sampling rate in Hz for animation (None: no samples)."""
+    from kaisa.physics.compiled import simulate as play
 
     return play(position, stroke, trajectories=trajectories, spec=spec)
 

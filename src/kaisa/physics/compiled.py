@@ -1,36 +1,37 @@
-"""A compiled event loop: pooltool 0.6.0's event-based simulation as numba functions over plain arrays.
+"""Kaisa's physics engine: pooltool 0.6.0's event-based simulation as numba functions over plain arrays.
 
-This is a second physics backend, behind a flag. ``KAISA_PHYSICS_BACKEND=compiled`` makes
-:func:`kaisa.physics.engine.simulate` play strokes without trajectories here; everything else (the
-default, and any stroke sampled for animation) runs pooltool itself. Nothing imports this module
-unless the flag is set or it is asked for by name (the agreement bench and its test), so the default
-path never compiles these kernels.
+This is the one engine: :func:`kaisa.physics.simulate` plays every stroke here, with or without the positions
+sampled for animation, for every interface (web, club, CLI, players, environments, tournaments, data sets).
+pooltool itself is not imported: the kernels it would call are carried in :mod:`kaisa.physics.port` (Apache-2.0,
+see its NOTICE), and pooltool is only the reference this is checked against (:mod:`kaisa.physics.reference`).
 
 What runs here is pooltool's own loop, step for step (``pooltool.evolution.event_based.simulate``):
 the next event is the earliest of the next transition and the earliest cached ball-ball, circular
 cushion, linear cushion and pocket time, ties broken as pooltool breaks them (the first entry of the
 cache in dictionary order, which this keeps as an insertion counter; then the priority tier and energy);
-every ball is evolved to it by pooltool's ``evolve_ball_motion``; the event is resolved by the models
-:func:`kaisa.physics.engine.build_resolver` pins (the ball-ball ``make_kiss``, Alciatore friction,
-``_resolve_ball_ball`` and ``resolve_continually_touching``; the cushions' ``make_kiss`` and Stronge's
-compliant model; the pocket; the transitions), written out with the same floating-point operations in
-the same order, and calling pooltool's numba kernels wherever pooltool does; the caches are updated and
-invalidated as pooltool's are. Stronge's stick-slip cases
+every ball is evolved to it by pooltool's ``evolve_ball_motion``; the event is resolved by the models pooltool
+0.6.0 has by default (the ball-ball ``make_kiss``, Alciatore friction, ``_resolve_ball_ball`` and
+``resolve_continually_touching``; the cushions' ``make_kiss`` and Stronge's compliant model; the pocket; the
+transitions), written out with the same floating-point operations in the same order; the caches are updated
+and invalidated as pooltool's are. Stronge's stick-slip cases
 (``resolve_collinear_compliant_frictional_inelastic_collision``) and scipy's ``toms748``, Python in
-pooltool, are compiled here with the same operations. The stick's strike happens before the loop, in
-Python, by pooltool's own :class:`InstantaneousPoint`. Where a pooltool model would raise, the loop stops
-and pooltool plays the stroke itself.
+pooltool, are compiled here with the same operations. The strike is pooltool's instantaneous point model
+(:func:`kaisa.physics.port.strike.strike`). Where a model cannot resolve a contact (where pooltool's would
+assert), the stroke is refused with a :class:`~kaisa.errors.SimulationError`, as pooltool's is.
+
+The same bits on every machine: no BLAS and no processor-chosen numpy loop inside a stroke (every small
+product is written out in a fixed order, see :mod:`kaisa.physics.port.ptmath`), numba's default (no fast-math)
+so LLVM neither reorders nor fuses the loop's arithmetic.
 
 Work whose result pooltool computes and never uses is skipped (see the pruning notes before
 :func:`run_loop`): collision times later than the ball's next transition.
 
-The kernels are compiled with ``cache=True``: the first use on a machine compiles them (about 24 s on
-this project's 2-core machine, see docs/PERFORMANCE.md) and later processes load them from numba's cache
-(0.1 s).
+The kernels are compiled with ``cache=True``: the first use on a machine compiles them (55-100 s on this
+project's 2-core machine) and later processes load them from numba's cache (0.1 s).
 
-The agreement with pooltool (event sequences, final positions, referee rulings over random strokes)
-and the speed are measured side by side by ``kaisa bench compiled`` (:mod:`kaisa.bench.compiled`) and
-checked by ``tests/physics/test_compiled.py``.
+The agreement with pooltool (event sequences, final positions, sampled paths, referee rulings over random
+strokes) and the speed are measured side by side by ``kaisa bench compiled`` (:mod:`kaisa.bench.compiled`)
+and checked by ``tests/physics/test_compiled.py``.
 """
 
 from __future__ import annotations
@@ -41,19 +42,19 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
-import pooltool.constants as ptconst
 from numpy.typing import NDArray
-from pooltool.events import EventType
-from pooltool.evolution.event_based import solve
-from pooltool.physics.evolve import evolve_ball_motion
-from pooltool.physics.resolve import stronge_compliant as stronge
-from pooltool.physics.resolve.ball_ball.frictional_inelastic import _resolve_ball_ball
-from pooltool.ptmath import utils as ptu
-from pooltool.ptmath.roots import quadratic
 
 from kaisa.errors import SimulationError
-from kaisa.model import BallId, Position, ShotRecord, Stroke
-from kaisa.physics import engine
+from kaisa.model import BallId, Position, ShotRecord, Stroke, Trajectories
+from kaisa.physics import engine, warmup
+from kaisa.physics.engine import EngineEvent
+from kaisa.physics.port import constants as ptconst
+from kaisa.physics.port import ptmath as ptu
+from kaisa.physics.port import solve, stronge
+from kaisa.physics.port.ball_ball import _resolve_ball_ball
+from kaisa.physics.port.evolve import evolve_ball_motion
+from kaisa.physics.port.ptmath import quadratic_solve, quadratic_solve_complex
+from kaisa.physics.port.strike import strike
 from kaisa.table import OFFICIAL, Point, TableSpec
 
 F8 = NDArray[np.float64]
@@ -70,20 +71,20 @@ K_ROLLING_STATIONARY = 6
 K_ROLLING_SPINNING = 7
 K_SLIDING_ROLLING = 8
 
-KIND_TO_EVENT_TYPE: dict[int, EventType] = {
-    K_BALL_BALL: EventType.BALL_BALL,
-    K_LINEAR: EventType.BALL_LINEAR_CUSHION,
-    K_CIRCULAR: EventType.BALL_CIRCULAR_CUSHION,
-    K_POCKET: EventType.BALL_POCKET,
-    K_SPINNING_STATIONARY: EventType.SPINNING_STATIONARY,
-    K_ROLLING_STATIONARY: EventType.ROLLING_STATIONARY,
-    K_ROLLING_SPINNING: EventType.ROLLING_SPINNING,
-    K_SLIDING_ROLLING: EventType.SLIDING_ROLLING,
+KIND_TO_EVENT_TYPE: dict[int, EngineEvent] = {
+    K_BALL_BALL: EngineEvent.BALL_BALL,
+    K_LINEAR: EngineEvent.BALL_LINEAR_CUSHION,
+    K_CIRCULAR: EngineEvent.BALL_CIRCULAR_CUSHION,
+    K_POCKET: EngineEvent.BALL_POCKET,
+    K_SPINNING_STATIONARY: EngineEvent.SPINNING_STATIONARY,
+    K_ROLLING_STATIONARY: EngineEvent.ROLLING_STATIONARY,
+    K_ROLLING_SPINNING: EngineEvent.ROLLING_SPINNING,
+    K_SLIDING_ROLLING: EngineEvent.SLIDING_ROLLING,
 }
 
 # error codes the loop returns (0 = settled)
 E_TOO_MANY_EVENTS = 1
-E_MODEL = 2  # a pooltool model would have raised (an assertion or an empty root list): pooltool answers instead
+E_MODEL = 2  # a model cannot resolve a contact (where pooltool asserts or finds no root): a SimulationError
 
 STATIONARY = ptconst.stationary
 SPINNING = ptconst.spinning
@@ -120,8 +121,9 @@ _slide_time = ptu.get_slide_time
 _roll_time = ptu.get_roll_time
 _spin_time = ptu.get_spin_time
 _squared_norm3d = ptu.squared_norm3d
-_solve_complex = quadratic.solve_complex
-_quadratic = quadratic.solve
+_dot3 = ptu.dot3
+_solve_complex = quadratic_solve_complex
+_quadratic = quadratic_solve
 _angle = ptu.angle
 _get_u = solve.get_u
 EPS = ptconst.EPS
@@ -253,9 +255,9 @@ def _resolve_ball_ball_event(
     if not (v1_speed > 0 and v2_speed > 0):
         return True
     loc = _unit_vector(r2 - r1)
-    v1_loc = np.dot(v1, loc)
-    v2_loc = np.dot(v2, loc)
-    cosine = np.dot(v1, v2) / (v1_speed * v2_speed)
+    v1_loc = _dot3(v1, loc)
+    v2_loc = _dot3(v2, loc)
+    cosine = _dot3(v1, v2) / (v1_speed * v2_speed)
     if abs(v2_loc - v1_loc) < 0.01 and cosine > 0.9:
         if v1_loc > v2_loc:
             stolen = v1_loc * 0.10
@@ -582,9 +584,9 @@ def _resolve_linear(
     if _nontranslating(s):
         rvw[0] = _linear_fallback(r, p1, p2, rb, spacer)
     else:
-        n = normal_xy if np.dot(normal_xy, v) > 0 else -normal_xy
-        d0 = np.dot(r - p1, n)
-        vn = np.dot(v, n)
+        n = normal_xy if _dot3(normal_xy, v) > 0 else -normal_xy
+        d0 = _dot3(r - p1, n)
+        vn = _dot3(v, n)
         t1 = (rb + spacer - d0) / vn
         t2 = (-(rb + spacer) - d0) / vn
         t = t1 if abs(t1) < abs(t2) else t2
@@ -593,7 +595,7 @@ def _resolve_linear(
         else:
             rvw[0] = r + t * v
     rel = rvw[0] - p1
-    normal = _unit_vector(rel - np.dot(rel, unit_axis) * unit_axis)
+    normal = _unit_vector(rel - _dot3(rel, unit_axis) * unit_axis)
     return _stronge(rvw, normal, rb, m, f_c, e_c, eta)
 
 
@@ -856,7 +858,7 @@ def _lin_time_within(
         checked[best] = True
         root: float = roots[best]
         rvw_dtau, _ = _evolve(s, rvw, rb, m, mu, 1, mu, g, root)
-        s_score = -np.dot(p1 - rvw_dtau[0], p2 - p1) / np.dot(p2 - p1, p2 - p1)
+        s_score = -_dot3(p1 - rvw_dtau[0], p2 - p1) / _dot3(p2 - p1, p2 - p1)
         if 0 <= s_score <= 1:
             return root
 
@@ -904,7 +906,7 @@ def run_loop(
     pocket_coef: F8,
     max_events: int,
     prune_on: bool = True,
-) -> tuple[int, float, I8, F8, F8]:
+) -> tuple[int, float, I8, F8, F8, F8, I8]:
     """Run pooltool's event loop from just after the strike (time 0) until every ball rests.
 
     ``rvw`` (n x 3 x 3) and ``s`` (n) are the balls' states, changed in place. ``params`` holds rb, m,
@@ -913,7 +915,8 @@ def run_loop(
     from the strike's step: those not involving the cue ball.
 
     Returns (error code, final time, the events' codes [kind, a, b], their times, the agents' positions
-    before resolution [x_a, y_a, x_b, y_b]).
+    before resolution [x_a, y_a, x_b, y_b], the agents' states after resolution [agent, rvw] and motion
+    states [agent]: what the animation's samples are evolved from).
     """
     n = rvw.shape[0]
     n_lin = lin_p1.shape[0]
@@ -971,6 +974,8 @@ def run_loop(
     codes = np.zeros((capacity, 3), np.int64)
     times = np.zeros(capacity)
     where = np.zeros((capacity, 4))
+    post = np.zeros((capacity, 2, 3, 3))
+    post_s = np.zeros((capacity, 2), np.int64)
     count = 0
     steps = 1  # the strike was the first step
     t = 0.0
@@ -1174,12 +1179,18 @@ def run_loop(
             codes2 = np.zeros((capacity, 3), np.int64)
             times2 = np.zeros(capacity)
             where2 = np.zeros((capacity, 4))
+            post2 = np.zeros((capacity, 2, 3, 3))
+            post_s2 = np.zeros((capacity, 2), np.int64)
             codes2[:count] = codes[:count]
             times2[:count] = times[:count]
             where2[:count] = where[:count]
+            post2[:count] = post[:count]
+            post_s2[:count] = post_s[:count]
             codes = codes2
             times = times2
             where = where2
+            post = post2
+            post_s = post_s2
         codes[count, 0] = kind
         codes[count, 1] = a
         codes[count, 2] = other
@@ -1252,11 +1263,16 @@ def run_loop(
                 s[a] = ROLLING
             tr_t[a], tr_k[a] = _next_transition(rvw[a], s[a], state_t, rb, u_sp, u_r, u_s, g)
         t = min_time
+        post[count - 1, 0] = rvw[a]
+        post_s[count - 1, 0] = s[a]
+        if kind == K_BALL_BALL:
+            post[count - 1, 1] = rvw[other]
+            post_s[count - 1, 1] = s[other]
         if not ok:
-            return E_MODEL, t, codes[:count], times[:count], where[:count]
+            return E_MODEL, t, codes[:count], times[:count], where[:count], post[:count], post_s[:count]
         steps += 1
         if steps > max_events:
-            return E_TOO_MANY_EVENTS, t, codes[:count], times[:count], where[:count]
+            return E_TOO_MANY_EVENTS, t, codes[:count], times[:count], where[:count], post[:count], post_s[:count]
 
         # --- invalidate the cached times of the event's balls -------------------------------------
         for k in range(n_pairs):
@@ -1266,7 +1282,7 @@ def run_loop(
             lin_ok[b * n_lin : (b + 1) * n_lin] = False
             circ_ok[b * n_circ : (b + 1) * n_circ] = False
             pk_ok[b * n_pocket : (b + 1) * n_pocket] = False
-    return 0, t, codes[:count], times[:count], where[:count]
+    return 0, t, codes[:count], times[:count], where[:count], post[:count], post_s[:count]
 
 
 # --- the Python side: arrays in, the domain record out ----------------------------------------------------
@@ -1276,24 +1292,28 @@ class _Table:
     """A physics table's cushion segments and pockets as the loop's arrays (built once per table)."""
 
     def __init__(self, ptable: engine.PhysicsTable) -> None:
-        segs = ptable.table.cushion_segments
-        linear = list(segs.linear.values())
-        circular = list(segs.circular.values())
-        pockets = list(ptable.table.pockets.values())
+        linear, circular, pockets = ptable.linear, ptable.circular, ptable.capture
         self.linear_ids = tuple(c.id for c in linear)
         self.circular_ids = tuple(c.id for c in circular)
         self.pocket_ids = tuple(p.id for p in pockets)
         self.lin_p1 = np.array([c.p1 for c in linear], dtype=np.float64).reshape(-1, 3)
         self.lin_p2 = np.array([c.p2 for c in linear], dtype=np.float64).reshape(-1, 3)
         self.lin_coef = np.array([[c.lx, c.ly, c.l0] for c in linear], dtype=np.float64).reshape(-1, 3)
-        self.lin_dir = np.array([int(c.direction) for c in linear], dtype=np.int64)
+        self.lin_dir = np.full(len(linear), BOTH_SIDES, dtype=np.int64)
         self.lin_normal = np.array([c.normal for c in linear], dtype=np.float64).reshape(-1, 3)
         self.lin_axis = np.array([c.unit_axis for c in linear], dtype=np.float64).reshape(-1, 3)
-        self.circ_centre = np.array([c.center for c in circular], dtype=np.float64).reshape(-1, 3)
-        self.circ_coef = np.array([[c.a, c.b, c.radius] for c in circular], dtype=np.float64).reshape(-1, 3)
-        self.pocket_centre = np.array([p.center for p in pockets], dtype=np.float64).reshape(-1, 3)
-        self.pocket_coef = np.array([[p.a, p.b, p.radius, p.depth] for p in pockets], dtype=np.float64).reshape(-1, 4)
+        self.circ_centre = np.array([c.centre for c in circular], dtype=np.float64).reshape(-1, 3)
+        self.circ_coef = np.array([[c.centre[0], c.centre[1], c.radius] for c in circular], dtype=np.float64).reshape(
+            -1, 3
+        )
+        self.pocket_centre = np.array([p.centre for p in pockets], dtype=np.float64).reshape(-1, 3)
+        self.pocket_coef = np.array(
+            [[p.centre[0], p.centre[1], p.radius, p.depth] for p in pockets], dtype=np.float64
+        ).reshape(-1, 4)
 
+
+BOTH_SIDES = 2
+"""pooltool's ``CushionDirection.BOTH``: a cushion piece is met from either side."""
 
 _TABLES: dict[int, tuple[engine.PhysicsTable, _Table]] = {}
 
@@ -1306,49 +1326,108 @@ def _arrays(ptable: engine.PhysicsTable) -> _Table:
     return entry[1]
 
 
-def _params(ball: Any) -> NDArray[np.float64]:
-    p = ball.params
+def _params(spec: TableSpec) -> NDArray[np.float64]:
+    """The loop's parameters (see :func:`run_loop`): the ball on ``spec`` with this project's cloth."""
+    p = engine.BALL_PARAMETERS
     a, b, c = engine.BALL_BALL_FRICTION
-    omega_ratio = engine.ENGINE.resolver.ball_linear_cushion.omega_ratio  # type: ignore[attr-defined]
-    stronge_eta = 3.5 / 1.0 / omega_ratio**2  # beta_t / beta_n / omega_ratio**2, as the Stronge model has it
+    rb = spec.ball_radius
+    u_sp = p["u_sp_proportionality"] * rb  # pooltool's BallParams.u_sp
+    stronge_eta = 3.5 / 1.0 / engine.CUSHION_OMEGA_RATIO**2  # beta_t / beta_n / omega_ratio**2, as Stronge's model
+    e_b = (p["e_b"] + p["e_b"]) / 2  # pooltool averages the two balls' restitution
     return np.array(
-        [p.R, p.m, p.u_s, p.u_sp, p.u_r, p.g, (p.e_b + p.e_b) / 2, p.e_c, p.f_c, a, b, c, stronge_eta, TWO],
+        [rb, spec.ball_mass, p["u_s"], u_sp, p["u_r"], p["g"], e_b, p["e_c"], p["f_c"], a, b, c, stronge_eta, TWO],
         dtype=np.float64,
     )
 
 
-def simulate(position: Position, stroke: Stroke, *, spec: TableSpec = OFFICIAL) -> ShotRecord:
-    """Play ``stroke`` from ``position`` with the compiled loop; the same record as
-    :func:`kaisa.physics.engine.simulate` without trajectories."""
+def simulate(
+    position: Position,
+    stroke: Stroke,
+    *,
+    trajectories: float | None = None,
+    spec: TableSpec = OFFICIAL,
+) -> ShotRecord:
+    """Play ``stroke`` from ``position`` and return what happened (:func:`kaisa.physics.simulate`).
+
+    ``trajectories`` is a sampling rate in Hz (60 for animation); ``None`` skips sampling. Raises
+    :class:`~kaisa.errors.InvalidPositionError` for a position that cannot be on the table and
+    :class:`~kaisa.errors.SimulationError` where the models cannot resolve a contact (about one random stroke
+    in 20,000: a slightly different stroke can be played) or the result cannot be true.
+    """
+    if trajectories is not None and not (math.isfinite(trajectories) and 1 <= trajectories <= 1000):
+        raise ValueError(f"trajectory rate {trajectories} Hz is out of range: allowed is [1, 1000] Hz")
+    if not warmup.noticed:  # the first stroke of a process: say so if it has to compile the kernels
+        warmup.notice_first_use()
     ptable = engine.physics_table(spec)
-    centres = engine._prepare(position, stroke, spec)
-    record = _play(centres, stroke, ptable, spec) if stroke.speed > 0 else None
-    # None: no strike at all, or a pooltool model would raise; pooltool answers (or raises) itself
-    return record if record is not None else engine.simulate_pooltool(position, stroke, spec=spec)
+    centres = engine.prepare(position, stroke, spec)
+    run = _Run(centres, stroke, ptable)
+    if run.error == E_MODEL:
+        raise SimulationError(
+            "the physics engine could not resolve a contact of this stroke (a cushion contact without approach "
+            "speed, or a collision time without a root); a slightly different stroke can be played"
+        )
+    if run.error == E_TOO_MANY_EVENTS or len(run.times) + 3 > engine.MAX_ENGINE_EVENTS:
+        raise SimulationError(f"the shot did not settle within {engine.MAX_ENGINE_EVENTS} physics events")
+    events = engine.domain_events(_raw_events(run), ptable) if run.struck else ()
+    ids, rvw, s = run.ids, run.rvw, run.s
+    rests = tuple(
+        (ids[k], None if s[k] == POCKETED else (float(rvw[k, 0, 0]), float(rvw[k, 0, 1]))) for k in range(len(ids))
+    )
+    return ShotRecord(
+        position=Position(centres),
+        stroke=stroke,
+        events=events,
+        final=engine.final_position(rests, spec),
+        duration=float(run.t),
+        trajectories=_sample(run, spec, trajectories) if trajectories is not None else None,
+    )
 
 
 class _Run:
     """One compiled run: the balls' ids, the strike, and what :func:`run_loop` returned."""
 
     def __init__(self, centres: Mapping[BallId, Point], stroke: Stroke, ptable: engine.PhysicsTable) -> None:
-        """The balls as :func:`kaisa.physics.engine.build_system` places them (resting, centres at height R),
-        the cue ball struck by pooltool's own stick-ball model, then the loop."""
+        """The balls resting with their centres at height R, the cue ball struck (pooltool's instantaneous point
+        model with squirt, :func:`kaisa.physics.port.strike.strike`), then the loop. A stroke at speed 0 moves
+        nothing: no strike, no events."""
+        spec = ptable.spec
         self.arrays = _arrays(ptable)
         self.ids = tuple(b.value for b in centres)
         self.cue_id = stroke.ball.value
         cue_index = self.ids.index(self.cue_id)
-        cue_ball = engine.build_ball(stroke.ball, centres[stroke.ball], ptable.spec)
-        self.strike_at = (float(cue_ball.state.rvw[0, 0]), float(cue_ball.state.rvw[0, 1]))
-        engine.ENGINE.resolver.stick_ball.resolve(engine.build_cue(stroke), cue_ball, inplace=True)
         n = len(self.ids)
         rvw = np.zeros((n, 3, 3), dtype=np.float64)
         for k, centre in enumerate(centres.values()):
             rvw[k, 0, 0], rvw[k, 0, 1] = centre
-            rvw[k, 0, 2] = cue_ball.params.R
-        rvw[cue_index] = cue_ball.state.rvw
+            rvw[k, 0, 2] = spec.ball_radius
+        self.initial = rvw.copy()
+        self.strike_at = (float(rvw[cue_index, 0, 0]), float(rvw[cue_index, 0, 1]))
         s = np.full(n, STATIONARY, dtype=np.int64)
-        s[cue_index] = cue_ball.state.s
-        p = _params(cue_ball)
+        p = _params(spec)
+        self.params = p
+        self.struck = stroke.speed > 0
+        if not self.struck:
+            self.error, self.t = 0, 0.0
+            self.codes = np.zeros((0, 3), np.int64)
+            self.times = np.zeros(0)
+            self.where = np.zeros((0, 4))
+            self.post = np.zeros((0, 2, 3, 3))
+            self.post_s = np.zeros((0, 2), np.int64)
+            self.struck_rvw = rvw[cue_index].copy()
+            self.rvw, self.s = rvw, s
+            return
+        rvw[cue_index] = strike(
+            rvw[cue_index],
+            spec.ball_mass,
+            spec.ball_radius,
+            stroke.speed,
+            stroke.direction,
+            stroke.elevation,
+            engine.CUE_BALL_OFFSET_TO_POOLTOOL_SIDE * stroke.side,
+            stroke.follow,
+        )
+        s[cue_index] = SLIDING
+        self.struck_rvw = rvw[cue_index].copy()
         tr_t = np.full(n, np.inf)
         tr_k = np.zeros(n, dtype=np.int64)
         tr_t[cue_index], tr_k[cue_index] = _next_transition(
@@ -1358,7 +1437,7 @@ class _Run:
         bb_valid[cue_index, :] = False
         bb_valid[:, cue_index] = False
         a = self.arrays
-        self.error, self.t, self.codes, self.times, self.where = run_loop(
+        self.error, self.t, self.codes, self.times, self.where, self.post, self.post_s = run_loop(
             rvw,
             s,
             p,
@@ -1383,35 +1462,11 @@ class _Run:
         self.s = s
 
 
-def _play(
-    centres: Mapping[BallId, Point], stroke: Stroke, ptable: engine.PhysicsTable, spec: TableSpec
-) -> ShotRecord | None:
-    """The compiled run, or None where a pooltool model would raise (pooltool then answers itself)."""
-    run = _Run(centres, stroke, ptable)
-    if run.error == E_MODEL:
-        return None
-    if run.error == E_TOO_MANY_EVENTS or len(run.times) + 3 > engine.MAX_ENGINE_EVENTS:
-        raise SimulationError(f"the shot did not settle within {engine.MAX_ENGINE_EVENTS} physics events")
-    events = engine.domain_events(_raw_events(run), ptable)
-    ids, rvw, s = run.ids, run.rvw, run.s
-    rests = tuple(
-        (ids[k], None if s[k] == POCKETED else (float(rvw[k, 0, 0]), float(rvw[k, 0, 1]))) for k in range(len(ids))
-    )
-    return ShotRecord(
-        position=Position(centres),
-        stroke=stroke,
-        events=events,
-        final=engine.final_position(rests, spec),
-        duration=float(run.t),
-        trajectories=None,
-    )
-
-
 def _raw_events(run: _Run) -> list[engine.RawEvent]:
-    """The compiled event list as :func:`kaisa.physics.engine.domain_events` reads pooltool's."""
+    """The compiled event list as :func:`kaisa.physics.engine.domain_events` reads it."""
     ids, arrays = run.ids, run.arrays
     raw: list[engine.RawEvent] = [
-        (EventType.STICK_BALL, ("cue_stick", run.cue_id), 0.0, {BallId(run.cue_id): run.strike_at})
+        (EngineEvent.STICK_BALL, ("cue_stick", run.cue_id), 0.0, {BallId(run.cue_id): run.strike_at})
     ]
     for (kind, a, b), t, xy in zip(run.codes.tolist(), run.times.tolist(), run.where.tolist(), strict=True):
         if kind >= K_SPINNING_STATIONARY:
@@ -1420,21 +1475,75 @@ def _raw_events(run: _Run) -> list[engine.RawEvent]:
         positions: dict[BallId, Point] = {BallId(ball): (xy[0], xy[1])}
         if kind == K_BALL_BALL:
             positions[BallId(ids[b])] = (xy[2], xy[3])
-            raw.append((EventType.BALL_BALL, (ball, ids[b]), t, positions))
+            raw.append((EngineEvent.BALL_BALL, (ball, ids[b]), t, positions))
         elif kind == K_LINEAR:
-            raw.append((EventType.BALL_LINEAR_CUSHION, (ball, arrays.linear_ids[b]), t, positions))
+            raw.append((EngineEvent.BALL_LINEAR_CUSHION, (ball, arrays.linear_ids[b]), t, positions))
         elif kind == K_CIRCULAR:
-            raw.append((EventType.BALL_CIRCULAR_CUSHION, (ball, arrays.circular_ids[b]), t, positions))
+            raw.append((EngineEvent.BALL_CIRCULAR_CUSHION, (ball, arrays.circular_ids[b]), t, positions))
         else:
-            raw.append((EventType.BALL_POCKET, (ball, arrays.pocket_ids[b]), t, positions))
+            raw.append((EngineEvent.BALL_POCKET, (ball, arrays.pocket_ids[b]), t, positions))
     return raw
+
+
+def _sample(run: _Run, spec: TableSpec, rate: float) -> Trajectories:
+    """The balls' positions every ``1 / rate`` seconds and at the end, as pooltool's ``continuize`` computes
+    them and :func:`kaisa.physics.reference.sample` reads them: each ball evolved from its state after the last
+    of its events before a time step (the cue ball from the strike), one step of ``dt`` after another."""
+    dt = 1.0 / rate
+    p = run.params
+    rb, m, u_s, u_sp, u_r, g = p[0], p[1], p[2], p[3], p[4], p[5]
+    duration = float(run.t)
+    times = engine.sample_times(duration, dt)
+    steps = int(duration // dt) + 1
+    cue = run.ids.index(run.cue_id)
+    # each ball's events: (time, state after it, motion state); the start and the end bracket them
+    involved: list[list[tuple[float, NDArray[np.float64], int]]] = [[] for _ in run.ids]
+    if run.struck:
+        involved[cue].append((0.0, run.struck_rvw, SLIDING))
+    for e, ((kind, a, b), t) in enumerate(zip(run.codes.tolist(), run.times.tolist(), strict=True)):
+        involved[a].append((t, run.post[e, 0], int(run.post_s[e, 0])))
+        if kind == K_BALL_BALL:
+            involved[b].append((t, run.post[e, 1], int(run.post_s[e, 1])))
+    balls: dict[BallId, tuple[Point | None, ...]] = {}
+    for k, bid in enumerate(run.ids):
+        events = [(0.0, run.initial[k], STATIONARY), *involved[k], (duration, run.rvw[k], int(run.s[k]))]
+        history_t = [0.0]
+        history: list[tuple[NDArray[np.float64], int]] = [(run.initial[k], STATIONARY)]
+        rvw_k, s_k = run.initial[k], STATIONARY
+        count = 0
+        elapsed = 0.0
+        for _ in range(steps - 1):
+            if events[count + 1][0] - elapsed > dt:
+                evolve_time = dt
+            else:
+                while True:
+                    count += 1
+                    if events[count + 1][0] - elapsed > dt:
+                        break
+                _, rvw_k, s_k = events[count]
+                evolve_time = elapsed + dt - events[count][0]
+            rvw_k, s_k = _evolve(s_k, rvw_k, rb, m, u_s, u_sp, u_r, g, evolve_time)
+            history_t.append(elapsed + dt)
+            history.append((rvw_k, s_k))
+            elapsed += dt
+        history_t.append(duration)
+        history.append((run.rvw[k], int(run.s[k])))
+        at = np.array(history_t)
+        samples: list[Point | None] = []
+        for t in times:
+            i = max(int(np.searchsorted(at, t + 1e-12, side="right")) - 1, 0)
+            state_rvw, state_s = history[i]
+            samples.append(None if state_s == POCKETED else (float(state_rvw[0, 0]), float(state_rvw[0, 1])))
+        balls[BallId(bid)] = tuple(samples)
+    return Trajectories(rate=rate, times=times, balls=balls)
 
 
 def engine_events(
     position: Position, stroke: Stroke, *, spec: TableSpec = OFFICIAL
 ) -> tuple[list[tuple[str, tuple[str, ...], float]], list[tuple[str, int, tuple[float, ...]]]]:
     """The compiled loop's every event (transitions too) as (type, ids, time) and each ball's final state
-    (id, motion state, rvw), in the form of pooltool's ``system.events`` and balls, for comparing the two."""
+    (id, motion state, rvw), in the form of :func:`kaisa.physics.reference.engine_events`, for comparing the
+    two event for event."""
     ptable = engine.physics_table(spec)
     centres = {b: spec.push_off_cushions(p) for b, p in position.items()}
     run = _Run(centres, stroke, ptable)

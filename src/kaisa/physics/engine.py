@@ -1,42 +1,24 @@
-"""Simulate strokes on the Kaisa table with pooltool, and translate its events into the domain log.
+"""The engine's table, positions and domain log: what the physics means in Kaisa's terms.
 
-This module and its package are the only places that import pooltool. The physics (resolver and ball
-parameters) is built here in code, so results never depend on ``~/.config/pooltool``.
+The table as the event loop sees it (cushion segments, jaw tips, pocket capture circles, built from a
+:class:`~kaisa.table.TableSpec`), the checks a position must pass before a stroke, the project's physical
+constants, and the translation of the loop's events into the domain log. The loop itself is
+:mod:`kaisa.physics.compiled`; pooltool, the reference it is checked against, is only in
+:mod:`kaisa.physics.reference`. Nothing here reads a configuration file: results never depend on
+``~/.config/pooltool`` or on anything but the arguments.
 """
 
 from __future__ import annotations
 
+import enum
 import math
-import os
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
-import pooltool as pt
-import pooltool.constants as ptconst
-from pooltool.events import EventType
-from pooltool.objects.table.components import (
-    CircularCushionSegment,
-    CushionDirection,
-    CushionSegments,
-    LinearCushionSegment,
-)
-from pooltool.objects.table.components import Pocket as PtPocket
-from pooltool.objects.table.specs import TableType
-from pooltool.physics.engine import PhysicsEngine
-from pooltool.physics.resolve.ball_ball.friction import AlciatoreBallBallFriction
-from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
-from pooltool.physics.resolve.ball_cushion.stronge_compliant.model import (
-    StrongeCompliantCircular,
-    StrongeCompliantLinear,
-)
-from pooltool.physics.resolve.ball_pocket import CanonicalBallPocket
-from pooltool.physics.resolve.resolver import Resolver
-from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
-from pooltool.physics.resolve.transition import CanonicalTransition
+from numpy.typing import NDArray
 
 from kaisa.errors import InvalidPositionError, SimulationError
 from kaisa.model import (
@@ -47,24 +29,10 @@ from kaisa.model import (
     PocketEvent,
     Position,
     RailEvent,
-    ShotRecord,
     StrikeEvent,
     Stroke,
-    Trajectories,
 )
-from kaisa.physics import fast, warmup
 from kaisa.table import OFFICIAL, PLACEMENT_GAP, PocketId, Point, RailId, TableSpec
-
-fast.apply_from_environment()  # the faster pooltool layer (same answers), unless KAISA_STOCK_POOLTOOL=1
-
-# pooltool's ball-ball resolver divides 0 by 0 when two balls sit exactly at contact distance; the NaN it gets
-# drops that root as intended, so its warning is noise to a user.
-warnings.filterwarnings(
-    "ignore",
-    message="invalid value encountered in divide",
-    category=RuntimeWarning,
-    module=r"pooltool\.physics\.resolve\.ball_ball\.core",
-)
 
 # --- physical constants of this project (documented choices, not read from any config file) ---------
 
@@ -97,9 +65,6 @@ contacts between separating balls cannot happen within 2 ms (friction cannot tur
 MAX_ENGINE_EVENTS = 50_000
 """A shot with more engine events than this is stopped and reported as a simulation error."""
 
-BACKEND_ENV = warmup.BACKEND_ENV
-"""``KAISA_PHYSICS_BACKEND=compiled``: the compiled event loop plays strokes without trajectories."""
-
 CUE_BALL_OFFSET_TO_POOLTOOL_SIDE = -1.0
 """pooltool's side offset ``a`` is positive on the ball's *left*; ours is positive on the right."""
 
@@ -107,21 +72,26 @@ CUE_BALL_OFFSET_TO_POOLTOOL_SIDE = -1.0
 BALL_BALL_FRICTION = (0.009951, 0.108, 1.088)
 """Ball-ball friction ``a + b exp(-c slip)`` (Alciatore's fit), pooltool 0.6.0's default."""
 
+CUSHION_OMEGA_RATIO = 1.8
+"""The ratio of the tangential to the normal frequency in Stronge's compliant cushion model (pooltool 0.6.0's
+default for both linear and circular cushions)."""
 
-def build_resolver() -> Resolver:
-    """The physics resolver, spelled out in code (pooltool's 0.6.0 defaults, pinned here)."""
-    return Resolver(
-        ball_ball=FrictionalInelastic(friction=AlciatoreBallBallFriction(*BALL_BALL_FRICTION)),
-        ball_linear_cushion=StrongeCompliantLinear(omega_ratio=1.8),
-        ball_circular_cushion=StrongeCompliantCircular(omega_ratio=1.8),
-        ball_pocket=CanonicalBallPocket(),
-        stick_ball=InstantaneousPoint(english_throttle=1.0, squirt_throttle=1.0),
-        transition=CanonicalTransition(),
-        version=None,
-    )
+POCKET_DEPTH = 0.08
+"""How far a pocketed ball drops below the bed (metres; pooltool's default pocket depth)."""
 
 
-ENGINE = PhysicsEngine(resolver=build_resolver())
+class EngineEvent(enum.StrEnum):
+    """The kinds of event the event loop produces (pooltool 0.6.0's ``EventType`` names)."""
+
+    STICK_BALL = "stick_ball"
+    BALL_BALL = "ball_ball"
+    BALL_LINEAR_CUSHION = "ball_linear_cushion"
+    BALL_CIRCULAR_CUSHION = "ball_circular_cushion"
+    BALL_POCKET = "ball_pocket"
+    SPINNING_STATIONARY = "spinning_stationary"
+    ROLLING_STATIONARY = "rolling_stationary"
+    ROLLING_SPINNING = "rolling_spinning"
+    SLIDING_ROLLING = "sliding_rolling"
 
 
 # --- the table --------------------------------------------------------------------------------------
@@ -129,63 +99,120 @@ ENGINE = PhysicsEngine(resolver=build_resolver())
 
 @dataclass(frozen=True)
 class _Surface:
-    """What a pooltool cushion segment is in the domain: a rail, or a jaw of a pocket."""
+    """What a cushion piece is in the domain: a rail, or a jaw of a pocket."""
 
     rail: RailId | None = None
     pocket: PocketId | None = None
     side: RailId | None = None
 
 
+F8 = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class LinearSegment:
+    """A straight cushion piece (a rail's nose or a jaw's facing) from ``p1`` to ``p2`` at cushion height, with
+    its line ``lx x + ly y + l0 = 0``, its unit axis and a unit normal, computed as pooltool computes them."""
+
+    id: str
+    p1: F8
+    p2: F8
+    lx: float
+    ly: float
+    l0: float
+    unit_axis: F8
+    normal: F8
+
+    @staticmethod
+    def between(sid: str, p1: F8, p2: F8) -> LinearSegment:
+        p1x, p1y, _ = p1
+        p2x, p2y, _ = p2
+        lx = 1.0 if (p2x - p1x) == 0 else float(-(p2y - p1y) / (p2x - p1x))
+        ly = 0.0 if (p2x - p1x) == 0 else 1.0
+        l0 = float(-p1x if (p2x - p1x) == 0 else (p2y - p1y) / (p2x - p1x) * p1x - p1y)
+        axis = p2 - p1
+        unit_axis = axis / _norm3d(axis)
+        plane = np.array([lx, ly, 0.0])
+        normal = plane / _norm3d(plane)
+        return LinearSegment(sid, p1, p2, lx, ly, l0, unit_axis, normal)
+
+
+@dataclass(frozen=True)
+class CircularSegment:
+    """A jaw's rounded tip: a circle of cushion at cushion height."""
+
+    id: str
+    centre: F8
+    radius: float
+
+
+@dataclass(frozen=True)
+class CapturePocket:
+    """A pocket's capture circle on the bed: a ball whose centre enters it drops."""
+
+    id: str
+    centre: F8
+    radius: float
+    depth: float = POCKET_DEPTH
+
+
 @dataclass(frozen=True)
 class PhysicsTable:
-    """A pooltool table built from a :class:`TableSpec`, and what each of its segments means."""
+    """The table as the event loop sees it, built from a :class:`TableSpec`, and what each piece means. The
+    pieces keep the order they are built in: the loop breaks ties between equal times by it."""
 
     spec: TableSpec
-    table: pt.Table
+    linear: tuple[LinearSegment, ...]
+    circular: tuple[CircularSegment, ...]
+    capture: tuple[CapturePocket, ...]
     surfaces: Mapping[str, _Surface]
     pockets: Mapping[str, PocketId]
 
 
-def _xyz(p: Point, z: float) -> np.ndarray[Any, np.dtype[np.float64]]:
+def _norm3d(v: F8) -> float:
+    """pooltool's ``norm3d``: the squares summed left to right."""
+    x, y, z = (float(c) for c in v)
+    return math.sqrt(x * x + y * y + z * z)
+
+
+def _xyz(p: Point, z: float) -> F8:
     return np.array([p[0], p[1], z], dtype=np.float64)
 
 
 @lru_cache(maxsize=8)
 def physics_table(spec: TableSpec = OFFICIAL) -> PhysicsTable:
-    """Build (once per spec) the pooltool table: rails, jaw facings and tips, and capture circles."""
+    """Build (once per spec) the engine's table: rails, jaw facings and tips, and capture circles."""
     h = spec.cushion_height
-    linear: dict[str, LinearCushionSegment] = {}
-    circular: dict[str, CircularCushionSegment] = {}
+    linear: list[LinearSegment] = []
+    circular: list[CircularSegment] = []
+    capture: list[CapturePocket] = []
     surfaces: dict[str, _Surface] = {}
     for rail in spec.rails.values():
         sid = rail.id.value
-        linear[sid] = LinearCushionSegment(
-            sid, p1=_xyz(rail.nose.start, h), p2=_xyz(rail.nose.end, h), direction=CushionDirection.BOTH
-        )
+        linear.append(LinearSegment.between(sid, _xyz(rail.nose.start, h), _xyz(rail.nose.end, h)))
         surfaces[sid] = _Surface(rail=rail.id)
-    pockets: dict[str, PtPocket] = {}
     pocket_ids: dict[str, PocketId] = {}
     for pocket in spec.pockets.values():
         for jaw in pocket.jaws:
             base = f"{pocket.id.value}/{jaw.side.value}"
             facing_id = f"{base}/facing"
-            linear[facing_id] = LinearCushionSegment(
-                facing_id, p1=_xyz(jaw.facing.start, h), p2=_xyz(jaw.facing.end, h), direction=CushionDirection.BOTH
-            )
+            linear.append(LinearSegment.between(facing_id, _xyz(jaw.facing.start, h), _xyz(jaw.facing.end, h)))
             surfaces[facing_id] = _Surface(pocket=pocket.id, side=jaw.side)
             if jaw.tip.radius > 0:
                 tip_id = f"{base}/tip"
-                circular[tip_id] = CircularCushionSegment(tip_id, center=_xyz(jaw.tip.centre, h), radius=jaw.tip.radius)
+                circular.append(CircularSegment(tip_id, _xyz(jaw.tip.centre, h), jaw.tip.radius))
                 surfaces[tip_id] = _Surface(pocket=pocket.id, side=jaw.side)
         pid = pocket.id.value
-        pockets[pid] = PtPocket(pid, center=_xyz(pocket.capture_centre, 0.0), radius=pocket.capture_radius)
+        capture.append(CapturePocket(pid, _xyz(pocket.capture_centre, 0.0), pocket.capture_radius))
         pocket_ids[pid] = pocket.id
-    table = pt.Table(
-        cushion_segments=CushionSegments(linear=linear, circular=circular),
-        pockets=pockets,
-        table_type=TableType.POCKET,
+    return PhysicsTable(
+        spec=spec,
+        linear=tuple(linear),
+        circular=tuple(circular),
+        capture=tuple(capture),
+        surfaces=surfaces,
+        pockets=pocket_ids,
     )
-    return PhysicsTable(spec=spec, table=table, surfaces=surfaces, pockets=pocket_ids)
 
 
 # --- positions ---------------------------------------------------------------------------------------
@@ -274,7 +301,9 @@ def validate_position(position: Position, spec: TableSpec = OFFICIAL) -> None:
                 )
 
 
-def _prepare(position: Position, stroke: Stroke, spec: TableSpec) -> dict[BallId, Point]:
+def prepare(position: Position, stroke: Stroke, spec: TableSpec) -> dict[BallId, Point]:
+    """The balls' centres for a stroke: the cue ball placed if in hand, the position checked, and balls at a
+    cushion moved :data:`~kaisa.table.PLACEMENT_GAP` off it."""
     if stroke.place is not None:
         position = position.with_ball(stroke.ball, stroke.place)
     elif stroke.ball not in position:
@@ -286,136 +315,20 @@ def _prepare(position: Position, stroke: Stroke, spec: TableSpec) -> dict[BallId
     return {ball: p if _clear(p, clear) else spec.push_off_cushions(p) for ball, p in position.items()}
 
 
-# --- simulation --------------------------------------------------------------------------------------
+# --- the domain log ----------------------------------------------------------------------------------
 
 
-def build_system(centres: Mapping[BallId, Point], stroke: Stroke, ptable: PhysicsTable) -> pt.System:
-    """The pooltool system for one stroke: a fresh copy of the table (pockets record their contents)."""
-    balls = {b.value: build_ball(b, p, ptable.spec) for b, p in centres.items()}
-    return pt.System(cue=build_cue(stroke), table=ptable.table.copy(), balls=balls)
-
-
-def build_ball(ball: BallId, centre: Point, spec: TableSpec) -> pt.Ball:
-    """A resting pooltool ball with this project's parameters."""
-    return pt.Ball.create(ball.value, xy=centre, R=spec.ball_radius, m=spec.ball_mass, **BALL_PARAMETERS)
-
-
-def build_cue(stroke: Stroke) -> pt.Cue:
-    """pooltool's cue for ``stroke`` (its side offset is positive on the other side)."""
-    return pt.Cue(
-        cue_ball_id=stroke.ball.value,
-        V0=stroke.speed,
-        phi=stroke.direction,
-        theta=stroke.elevation,
-        a=CUE_BALL_OFFSET_TO_POOLTOOL_SIDE * stroke.side,
-        b=stroke.follow,
-    )
-
-
-def run_engine(system: pt.System) -> pt.System:
-    """Simulate in place with this project's engine; refuse runaway shots, and a contact pooltool's models
-    cannot resolve (its Stronge cushion model asserts ``v_n_0 < 0``; a root finder finds no sign change: about
-    one random stroke in 20,000, such as three balls on the head rail and the cue ball into them) as a
-    :class:`SimulationError`, which a search skips and a match reports, instead of a bare exception."""
-    try:
-        pt.simulate(system, engine=ENGINE, inplace=True, max_events=MAX_ENGINE_EVENTS)
-    except (AssertionError, ArithmeticError, ValueError) as exc:
-        raise SimulationError(
-            f"the physics engine could not resolve a contact of this stroke ({type(exc).__name__}"
-            f"{': ' + str(exc) if str(exc) else ''}); a slightly different stroke can be played"
-        ) from exc
-    if len(system.events) > MAX_ENGINE_EVENTS:
-        raise SimulationError(f"the shot did not settle within {MAX_ENGINE_EVENTS} physics events")
-    return system
-
-
-def simulate(
-    position: Position,
-    stroke: Stroke,
-    *,
-    trajectories: float | None = None,
-    spec: TableSpec = OFFICIAL,
-) -> ShotRecord:
-    """Play ``stroke`` from ``position`` and return what happened.
-
-    ``trajectories`` is a sampling rate in Hz (60 for animation); ``None`` skips sampling.
-    Raises :class:`InvalidPositionError` for a position that cannot be on the table and
-    :class:`SimulationError` if the engine's result cannot be true.
-    """
-    if trajectories is not None and not (math.isfinite(trajectories) and 1 <= trajectories <= 1000):
-        raise ValueError(f"trajectory rate {trajectories} Hz is out of range: allowed is [1, 1000] Hz")
-    if not warmup.noticed:  # the first stroke of a process: say so if it has to compile the kernels
-        warmup.notice_first_use()
-    if trajectories is None and os.environ.get(BACKEND_ENV) == "compiled":
-        from kaisa.physics import compiled  # only behind the flag: the default path never compiles its kernels
-
-        return compiled.simulate(position, stroke, spec=spec)
-    return simulate_pooltool(position, stroke, trajectories=trajectories, spec=spec)
-
-
-def simulate_pooltool(
-    position: Position,
-    stroke: Stroke,
-    *,
-    trajectories: float | None = None,
-    spec: TableSpec = OFFICIAL,
-) -> ShotRecord:
-    """:func:`simulate` by pooltool itself, whatever :data:`BACKEND_ENV` says."""
-    ptable = physics_table(spec)
-    centres = _prepare(position, stroke, spec)
-    system = run_engine(build_system(centres, stroke, ptable))
-    events = translate_events(system, ptable)
-    final = _final_position(system, spec)
-    traj = _sample(system, trajectories) if trajectories is not None else None
-    start = Position(centres)
-    return ShotRecord(
-        position=start, stroke=stroke, events=events, final=final, duration=float(system.t), trajectories=traj
-    )
-
-
-def _positions_of(event: Any, ball_ids: tuple[str, ...]) -> dict[BallId, Point]:
-    out: dict[BallId, Point] = {}
-    for agent in event.agents:
-        if agent.id in ball_ids and agent.initial is not None:
-            rvw = agent.initial.state.rvw
-            out[BallId(agent.id)] = (float(rvw[0, 0]), float(rvw[0, 1]))
-    return out
-
-
-RawEvent = tuple[EventType, tuple[str, ...], float, "Mapping[BallId, Point] | Callable[[], Mapping[BallId, Point]]"]
+RawEvent = tuple[EngineEvent, tuple[str, ...], float, "Mapping[BallId, Point] | Callable[[], Mapping[BallId, Point]]"]
 """An engine event as :func:`domain_events` reads it: type, ids, time, and the positions of its balls
 before resolution (or a function giving them, called only for events that are logged)."""
-
-_LOGGED = frozenset(
-    (
-        EventType.STICK_BALL,
-        EventType.BALL_BALL,
-        EventType.BALL_LINEAR_CUSHION,
-        EventType.BALL_CIRCULAR_CUSHION,
-        EventType.BALL_POCKET,
-    )
-)
-
-
-def translate_events(system: pt.System, ptable: PhysicsTable) -> tuple[Event, ...]:
-    """pooltool's event list -> the domain log (:func:`domain_events`)."""
-    ball_ids = tuple(system.balls)
-    return domain_events(
-        (
-            (ev.event_type, ev.ids, float(ev.time), partial(_positions_of, ev, ball_ids))
-            for ev in system.events
-            if ev.event_type in _LOGGED
-        ),
-        ptable,
-    )
 
 
 def domain_events(raw: Iterable[RawEvent], ptable: PhysicsTable) -> tuple[Event, ...]:
     """Engine events -> the domain log: strike, ball, rail, jaw and pocket events in time order.
 
     A burst of contacts between the same two balls, or the same ball and cushion piece, within
-    :data:`BURST_WINDOW` of the previous one is one contact. Both backends (pooltool and
-    :mod:`kaisa.physics.compiled`) are translated here.
+    :data:`BURST_WINDOW` of the previous one is one contact. The engine's events and pooltool's (the reference,
+    :mod:`kaisa.physics.reference`) are translated here.
     """
     out: list[Event] = []
     last_seen: dict[tuple[object, ...], float] = {}
@@ -429,13 +342,13 @@ def domain_events(raw: Iterable[RawEvent], ptable: PhysicsTable) -> tuple[Event,
         return dict(positions() if callable(positions) else positions)
 
     for kind, ids, t, positions in raw:
-        if kind == EventType.STICK_BALL:
+        if kind == EngineEvent.STICK_BALL:
             out.append(StrikeEvent(t, BallId(ids[1]), where(positions)))
-        elif kind == EventType.BALL_BALL:
+        elif kind == EngineEvent.BALL_BALL:
             a, b = BallId(ids[0]), BallId(ids[1])
             if fresh(("ball", frozenset((a, b))), t):
                 out.append(BallContactEvent(t, a, b, where(positions)))
-        elif kind in (EventType.BALL_LINEAR_CUSHION, EventType.BALL_CIRCULAR_CUSHION):
+        elif kind in (EngineEvent.BALL_LINEAR_CUSHION, EngineEvent.BALL_CIRCULAR_CUSHION):
             ball = BallId(ids[0])
             surface = ptable.surfaces[ids[1]]
             if not fresh(("cushion", ball, surface), t):
@@ -445,24 +358,9 @@ def domain_events(raw: Iterable[RawEvent], ptable: PhysicsTable) -> tuple[Event,
             else:
                 assert surface.pocket is not None
                 out.append(JawEvent(t, ball, surface.pocket, surface.side, where(positions)))
-        elif kind == EventType.BALL_POCKET:
+        elif kind == EngineEvent.BALL_POCKET:
             out.append(PocketEvent(t, BallId(ids[0]), ptable.pockets[ids[1]], where(positions)))
     return tuple(out)
-
-
-def _final_position(system: pt.System, spec: TableSpec) -> Position:
-    return final_position(
-        (
-            (
-                bid,
-                None
-                if ball.state.s == ptconst.pocketed
-                else (float(ball.state.rvw[0, 0]), float(ball.state.rvw[0, 1])),
-            )
-            for bid, ball in system.balls.items()
-        ),
-        spec,
-    )
 
 
 def final_position(rests: Iterable[tuple[str, Point | None]], spec: TableSpec) -> Position:
@@ -480,26 +378,11 @@ def final_position(rests: Iterable[tuple[str, Point | None]], spec: TableSpec) -
     return Position(final)
 
 
-def _sample(system: pt.System, rate: float) -> Trajectories:
-    dt = 1.0 / rate
-    duration = float(system.t)
+def sample_times(duration: float, dt: float) -> tuple[float, ...]:
+    """The times at which an animation samples a stroke of ``duration`` seconds: every ``dt`` from 0, and the
+    end, where the balls rest."""
     samples_before_end = math.floor(duration / dt + 1e-9) + 1
     grid = [i * dt for i in range(samples_before_end)]
     if grid[-1] < duration - 1e-9:
         grid.append(duration)  # always end on the resting position
-    times = tuple(grid)
-    pt.continuize(system, dt=dt, inplace=True)
-    balls: dict[BallId, tuple[Point | None, ...]] = {}
-    for bid, ball in system.balls.items():
-        hist = ball.history_cts
-        hist_t = np.array([s.t for s in hist.states])
-        samples: list[Point | None] = []
-        for t in times:
-            i = int(np.searchsorted(hist_t, t + 1e-12, side="right")) - 1
-            state = hist.states[max(i, 0)]
-            if state.s == ptconst.pocketed:
-                samples.append(None)
-            else:
-                samples.append((float(state.rvw[0, 0]), float(state.rvw[0, 1])))
-        balls[BallId(bid)] = tuple(samples)
-    return Trajectories(rate=rate, times=times, balls=balls)
+    return tuple(grid)

@@ -1,31 +1,22 @@
 """The engine's numba kernels: whether they are compiled and cached on disk, and compiling them.
 
-The first simulation in a fresh environment compiles pooltool's kernels (55-100 s on a two-core machine);
-numba caches them beside pooltool's sources, so later processes start in a fraction of a second. Whoever
-simulates first (the command line, the web server, an environment, a Python user) is told so once per process
-on stderr (:func:`notice_first_use`, called by the engine's first stroke), instead of waiting a minute in
-silence; an interface that shows its own spinner warms up with ``warm_up(notice=False)``.
+The first simulation in a fresh environment compiles the engine's kernels (55-100 s on a two-core machine);
+numba caches them on disk (beside the sources when their folder is writable, else under the user's cache
+folder, ``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``, or under ``$NUMBA_CACHE_DIR`` when it is set), so later
+processes start in a fraction of a second, read-only installs included. Whoever simulates first (the command
+line, the web server, an environment, a Python user) is told so once per process on stderr
+(:func:`notice_first_use`, called by the engine's first stroke), instead of waiting a minute in silence; an
+interface that shows its own spinner warms up with ``warm_up(notice=False)``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import sys
-from pathlib import Path
 from typing import TextIO
-
-import pooltool
 
 from kaisa.model import BallId, Position, Stroke
 from kaisa.table import OFFICIAL, PocketId, TableSpec
 
-_KERNEL_MODULES = ("evolution/event_based", "physics/evolve", "ptmath/roots", "physics/resolve")
-
-BACKEND_ENV = "KAISA_PHYSICS_BACKEND"
-"""``KAISA_PHYSICS_BACKEND=compiled`` plays strokes without trajectories by the compiled event loop
-(:mod:`kaisa.physics.compiled`, behind this flag until it agrees with pooltool); unset, pooltool plays. Its
-kernels are then part of what :func:`kernels_cached` checks and :func:`warm_up` compiles."""
 _warm = False
 
 NOTICE = "kaisa: compiling the physics engine's kernels (first use only, about a minute; cached afterwards)..."
@@ -53,36 +44,25 @@ def notice_first_use(stream: TextIO | None = None) -> bool:
 
 
 def kernels_cached() -> bool:
-    """Whether numba's on-disk cache holds compiled kernels for the engine's main modules: beside pooltool's
-    sources, or under ``$NUMBA_CACHE_DIR`` when it is set (numba names a source folder's cache there
-    ``<folder name>_<sha1 of its absolute path>``)."""
+    """Whether numba's on-disk cache holds the event loop compiled for this machine and these sources, where
+    numba itself will look for it (its index is valid only for the source file's current stamp)."""
     if _warm:
         return True
-    root = Path(pooltool.__file__).parent
-    custom = os.environ.get("NUMBA_CACHE_DIR", "").strip()
-    if os.environ.get(BACKEND_ENV, "") == "compiled":
-        here = Path(os.path.abspath(Path(__file__).parent))
-        where = Path(custom) / f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}" if custom else here
-        if not any(where.rglob("compiled.*.nbi")):
-            return False
-    if not custom:
-        return all(any((root / module).rglob("*.nbi")) for module in _KERNEL_MODULES)
+    from kaisa.physics import compiled
 
-    def cached(module: str) -> bool:
-        source = Path(os.path.abspath(root / module))
-        folders = [source, *(p for p in source.rglob("*") if p.is_dir() and p.name != "__pycache__")]
-        return any(
-            any((Path(custom) / f"{d.name}_{hashlib.sha1(str(d).encode()).hexdigest()}").glob("*.nbi")) for d in folders
-        )
-
-    return all(cached(module) for module in _KERNEL_MODULES)
+    try:
+        cache_file = compiled.run_loop._cache._cache_file  # type: ignore[attr-defined]
+        return bool(cache_file._load_index())
+    except (AttributeError, OSError, EOFError, ValueError):  # an unreadable or foreign index: not cached
+        return False
 
 
 def warm_up(spec: TableSpec = OFFICIAL, *, notice: bool = True) -> None:
-    """Compile (or load) every kernel a Kaisa stroke uses: balls, rails, jaws and a pocket. ``notice=False``
-    for a caller that says why it waits itself (a spinner): the first-use line is then not printed."""
+    """Compile (or load) every kernel a Kaisa stroke uses: balls, rails, jaws, a pocket and the animation's
+    samples. ``notice=False`` for a caller that says why it waits itself (a spinner): the first-use line is
+    then not printed."""
     global _warm, noticed
-    from kaisa.physics.engine import simulate
+    from kaisa.physics.compiled import simulate
 
     if not notice:
         noticed = True
