@@ -245,7 +245,7 @@ class TableSpec:
 
     def __post_init__(self) -> None:
         """Refuse a table the physics cannot play: each number in its range of :data:`TABLE_RANGES` (outside them
-        pooltool stalls, e.g. a cushion a hundred ball diameters high ran a replay for minutes, or fails an
+        the engine stalls, e.g. a cushion a hundred ball diameters high ran a replay for minutes, or fails an
         assertion, e.g. a negative mass), and pocket mouths wider than the ball."""
         if not isinstance(self.ball_size, BallSize):
             raise TableSpecError(f"ball_size is one of {', '.join(b.value for b in BallSize)}, not {self.ball_size!r}")

@@ -135,9 +135,9 @@ def test_table_command_json():
 def test_bench_physics_prints_the_ratio():
     result = invoke("bench", "physics", "--strokes", "10")
     assert result.exit_code == 0, result.output
-    assert re.search(r"ratio kaisa/raw = \d+\.\d{3}", result.output)
-    assert "raw pooltool" in result.output
-    assert "kaisa simulate" in result.output
+    assert re.search(r"engine v stock pooltool = \d+\.\d\dx", result.output)
+    assert "stock pooltool" in result.output
+    assert "Kaisa's engine" in result.output
 
 
 def test_version_and_help():

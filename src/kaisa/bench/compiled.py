@@ -306,7 +306,8 @@ def _compare(result: Agreement, i: int, kind: str, records: dict[str, ShotRecord
     stock, ours, fast_ = records["stock"], records["compiled"], records["fast"]
     result.strokes += 1
     if isinstance(stock, Refusal) or isinstance(ours, Refusal) or isinstance(fast_, Refusal):
-        agree = stock == ours
+        # both refusing with the same kind of error agrees (pooltool's message names its own assertion)
+        agree = isinstance(stock, Refusal) and isinstance(ours, Refusal) and stock.kind == ours.kind
         result.refused += isinstance(stock, Refusal)
         result.fast_equals_stock += fast_ == stock
         result.same_sequence += agree

@@ -2,7 +2,7 @@
 
 Each capability's commands live in their own module (simulate, rule, match, advise, records, serve, tournament,
 bench) and the rich rendering in render; they are registered here, in the order ``kaisa --help`` lists them.
-Heavy imports (pooltool, numba) happen inside the commands, so ``kaisa --help`` stays fast.
+Heavy imports (the physics engine and numba) happen inside the commands, so ``kaisa --help`` stays fast.
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ def listen_socket(host: str, port: int) -> socket.socket:
 class StartingApp:
     """The server's ASGI app while the real one loads: the pages and their static files are answered at once,
     every other request waits until :func:`load` (kaisa.web with the physics, then the kernels) has finished
-    in a background thread. So the page opens while pooltool is imported and its kernels loaded, and the
+    in a background thread. So the page opens while the engine is imported and its kernels loaded, and the
     first stroke is as fast as the tenth."""
 
     def __init__(

@@ -81,7 +81,7 @@ def decide_action(match: Match, players: Sequence[Player]) -> Action:
 NUDGES = (1e-3, -1e-2, 3e-2, -1e-1)
 """Degrees added to the direction of a stroke the physics engine cannot play faithfully, one after another
 until it plays (:func:`push_nudged`): wider each time, either side, and never more than the direction noise
-of a good player (0.125 degrees). One stroke pooltool's cushion model refuses is refused for every direction
+of a good player (0.125 degrees). One stroke the engine's cushion model refuses is refused for every direction
 within 0.01 degrees of it."""
 
 Pushed = TypeVar("Pushed")
@@ -89,7 +89,7 @@ Pushed = TypeVar("Pushed")
 
 def push_nudged(push: Callable[[Action], Pushed], action: Action) -> Pushed:
     """``push(action)``; a stroke the physics engine cannot play faithfully (a :class:`SimulationError`: a ball
-    through a cushion, a shot that never settles, a contact pooltool cannot resolve) is pushed again with its
+    through a cushion, a shot that never settles, a contact the engine cannot resolve) is pushed again with its
     direction nudged by each of :data:`NUDGES` in turn, then the error is raised. The match is unchanged by a
     refused push and its chance step draws the same noise for the same action, so without the nudge a
     computer's stroke would fail the same way on every try and the match could not go on; the recorded

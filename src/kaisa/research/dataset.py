@@ -324,7 +324,7 @@ sides alternating. {dataset.strokes} strokes; {dataset.unfinished} matches unfin
 
 - **Made** {made} by `{command or "kaisa dataset"}` with kaisa on the {dataset.backend} backend in
   {dataset.seconds:.0f} s. Seed {dataset.seed}: the same command gives the same rows on any backend.
-- **Physics and rules**: pooltool's simulation of the official table, ruled by kaisa's referee (the 2014
+- **Physics and rules**: Kaisa's engine (pooltool 0.6.0's physics, compiled) on the official table, ruled by kaisa's referee (the 2014
   rulebook); every ruling names its clauses. Execution noise: each seat's noise times {dataset.noise:g},
   applied by the match's chance step; both the intended and the executed stroke are given.
 - **Not** real players' strokes: the strokes are what the computer players chose, with their biases (the
