@@ -135,6 +135,16 @@ def test_the_command_line_and_the_serving_path_import_neither_the_physics_nor_th
     assert not loaded & {*HEAVY, "sqlalchemy", "alembic", "fastapi", "numpy", "matplotlib"}, sorted(loaded)
 
 
+def test_the_web_app_loads_without_matplotlib_numpy_or_the_physics() -> None:
+    """What ``kaisa play`` and ``kaisa club`` load before their API answers: the scoresheet and kaavio PDFs
+    import matplotlib when they are drawn, and the physics (numpy, numba) loads beside the app."""
+    code = "import sys, json; from kaisa.web import create_app; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    loaded = set(json.loads(done.stdout))
+    assert "fastapi" in loaded
+    assert not loaded & {*HEAVY, "matplotlib", "numpy", "alembic"}, sorted(loaded)
+
+
 @pytest.mark.slow
 def test_play_with_a_database_it_cannot_open_stops_with_the_storage_error_and_status_2(tmp_path: Path) -> None:
     """The database opens in the background once the page is served; when it cannot be opened the server
