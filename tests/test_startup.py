@@ -1,5 +1,6 @@
 """Start-up: the commands that need no physics do not import it, and ``kaisa play`` serves its page before
-the heavy modules load (issue 20).
+the heavy modules load (issue 20); reading a database whose schema is current imports no Alembic, a lone
+stroke no database, and nothing imports pooltool at run time (issue 26).
 
 Each command runs in a fresh Python process, which reports the heavy packages in ``sys.modules`` when it
 exits; wall-clock times are the benchmark's (``kaisa bench``), never asserted here.
@@ -19,6 +20,9 @@ import pytest
 
 HEAVY = ("pooltool", "numba", "scipy", "panda3d")
 """The physics engine and what it brings (seconds of start-up)."""
+NEVER_AT_RUN_TIME = ("pooltool", "panda3d")
+"""pooltool is the reference the engine is checked against, a development dependency only (issue 26)."""
+DATABASE = ("sqlalchemy", "alembic")
 
 PROBE = """
 import atexit, json, sys
@@ -81,26 +85,41 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> str:
     ],
     ids=["stats", "stats-json", "matches-list", "matches-show", "notation-export", "kaavio-new"],
 )
-def test_commands_that_need_no_physics_do_not_import_pooltool(
+def test_commands_that_need_no_physics_do_not_import_it_nor_alembic_nor_numpy(
     stored: str, tmp_path: Path, args: tuple[str, ...], shows: str
 ) -> None:
+    """The stored rulings are read as they are (no chance is drawn, so no numpy), and a database whose schema
+    is current is opened without Alembic."""
     argv = [a.format(db=stored, tmp=tmp_path) for a in args]
     loaded, done = loaded_by(*argv)
     assert done.returncode == 0, done.stdout + done.stderr
     assert shows in done.stdout  # the command did its work
-    assert not loaded & set(HEAVY), f"kaisa {' '.join(args[:2])} imported {sorted(loaded & set(HEAVY))}"
+    unwanted = loaded & {*HEAVY, "alembic", "numpy"}
+    assert not unwanted, f"kaisa {' '.join(args[:2])} imported {sorted(unwanted)}"
 
 
 @pytest.mark.slow
-def test_a_command_that_plays_a_stroke_does_import_pooltool(tmp_path: Path) -> None:
-    """The probe sees the physics when it is loaded (so the test above can fail)."""
+def test_stats_on_a_new_database_imports_alembic_to_create_the_tables(tmp_path: Path) -> None:
+    """The probe sees Alembic when the migrations run (so the test above can fail)."""
+    loaded, done = loaded_by("stats", "--db", f"sqlite:///{tmp_path / 'new.sqlite3'}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Statistics over 0 matches" in done.stdout
+    assert "alembic" in loaded
+
+
+@pytest.mark.slow
+def test_a_command_that_plays_a_stroke_loads_the_engine_but_no_database_and_no_pooltool(tmp_path: Path) -> None:
+    """``kaisa simulate`` needs the engine (numba) and nothing of the records; the probe sees numba, so the
+    tests above, which require it absent, can fail."""
     position = tmp_path / "position.json"
     stroke = tmp_path / "stroke.json"
     position.write_text(json.dumps({"balls": {"W1": [0.5, 1.0], "K": [0.5, 2.0]}}))
     stroke.write_text(json.dumps({"ball": "W1", "speed": 2.0, "direction": 90.0}))
     loaded, done = loaded_by("simulate", "--position", str(position), "--stroke", str(stroke))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "pooltool" in loaded
+    assert "numba" in loaded
+    unwanted = loaded & {*DATABASE, *NEVER_AT_RUN_TIME, "fastapi", "matplotlib"}
+    assert not unwanted, f"kaisa simulate imported {sorted(unwanted)}"
 
 
 def test_the_command_line_and_the_serving_path_import_neither_the_physics_nor_the_database() -> None:
@@ -114,6 +133,16 @@ def test_the_command_line_and_the_serving_path_import_neither_the_physics_nor_th
     loaded = set(json.loads(done.stdout))
     assert "kaisa" in loaded
     assert not loaded & {*HEAVY, "sqlalchemy", "alembic", "fastapi", "numpy", "matplotlib"}, sorted(loaded)
+
+
+def test_the_web_app_loads_without_matplotlib_numpy_or_the_physics() -> None:
+    """What ``kaisa play`` and ``kaisa club`` load before their API answers: the scoresheet and kaavio PDFs
+    import matplotlib when they are drawn, and the physics (numpy, numba) loads beside the app."""
+    code = "import sys, json; from kaisa.web import create_app; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    loaded = set(json.loads(done.stdout))
+    assert "fastapi" in loaded
+    assert not loaded & {*HEAVY, "matplotlib", "numpy", "alembic"}, sorted(loaded)
 
 
 @pytest.mark.slow

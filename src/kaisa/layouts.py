@@ -7,12 +7,14 @@ Everything here is plain data from the table and the model; nothing simulates.
 from __future__ import annotations
 
 import math
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from kaisa.call import Call, Konsti
 from kaisa.model import BALL_ORDER, BallId, Position, Stroke
 from kaisa.table import OFFICIAL, PocketId, SpotId, TableSpec
+
+if TYPE_CHECKING:  # the generators are the caller's: a match read back from the records imports no numpy
+    import numpy as np
 
 
 def starting_position(spec: TableSpec = OFFICIAL) -> Position:

@@ -56,8 +56,7 @@ from kaisa.players import (
     push_nudged,
     seat_noise,
 )
-from kaisa.records.storage import AccessDeniedError, DuplicateMatchError, MatchInfo, PlayerInfo, StorageError, Store
-from kaisa.records.storage.store import EntryKey, OpenedMatch, StoredAction
+from kaisa.records.storage import AccessDeniedError, StorageError
 from kaisa.referee import GameState, LateFall, RuleOptions, Ruling, opponent_of
 from kaisa.referee.marker import FLAG_QUESTIONS, FlagQuestion
 from kaisa.referee.opening import IllegalPlacementError, check_hand_placement, w2_corridors
@@ -67,6 +66,8 @@ from kaisa.table import OFFICIAL, TableSpec
 
 if TYPE_CHECKING:
     from kaisa.players.search import Evaluation
+    from kaisa.records.storage import MatchInfo, PlayerInfo, Store
+    from kaisa.records.storage.store import EntryKey, OpenedMatch, StoredAction
 
 ANIMATION_RATE = 60.0
 """Hz: pages animate strokes from ball centres sampled this often."""
@@ -272,6 +273,8 @@ class Sessions:
     ) -> MatchSession:
         """A match played in memory only (an environment's episode, ``kaisa match --no-db``): the same session
         without a store."""
+        from kaisa.records.storage.store import MatchInfo, OpenedMatch  # SQLAlchemy: not for a lone stroke
+
         now = datetime.now(UTC)
         match = Match(config, state)
         self._unrecorded -= 1
@@ -303,6 +306,8 @@ class Sessions:
         the chance step and the computer players are seeded from it. With a creation ``key`` (made by the client)
         the match is created once: a request sent again with the key (a double tap, a retry after a dropped
         connection) gets the id of the match created with it, and nothing new is stored."""
+        from kaisa.records.storage import DuplicateMatchError
+
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         config = match_config(players, clock=clock, options=options, seed=seed)
@@ -740,6 +745,8 @@ def _entry_key(
     key: str | None, body: str | None, answer: Callable[[int | None, datetime], dict[str, Any]]
 ) -> EntryKey | None:
     """An entry's key with its stored answer, which carries ``body`` (the request's hash) when given."""
+    from kaisa.records.storage.store import EntryKey
+
     if key is None:
         return None
     if body is None:

@@ -39,7 +39,7 @@ from kaisa.records.storage import (
     open_store,
 )
 from kaisa.records.storage.engine import sqlite_url
-from kaisa.records.storage.migrations import head_revision
+from kaisa.records.storage.migrations import head_revision, shipped_head
 from kaisa.records.storage.models import ActionRow, Base, MatchRow
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, free_port, start_server
 
@@ -325,6 +325,7 @@ def test_migrations_ship_inside_the_package() -> None:
     assert migrations.joinpath("versions", "r0003_keys_hashes_tables.py").is_file()
     assert migrations.joinpath("versions", "r0004_competitions.py").is_file()
     assert head_revision() >= "0004"
+    assert shipped_head() == head_revision()  # a current schema is recognised without Alembic
 
 
 def test_sqlite_has_foreign_keys_and_wal(tmp_path: Path) -> None:

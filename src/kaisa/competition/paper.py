@@ -19,16 +19,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from typing import Any
-
-from matplotlib.backends.backend_pdf import PdfPages
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import Ellipse, Rectangle
+from typing import TYPE_CHECKING, Any
 
 from kaisa.competition.kaavio import Kaavio
 from kaisa.competition.model import Game, GameState, Outcome, hand_reason
 from kaisa.spreadsheet import csv_text
+
+if TYPE_CHECKING:  # matplotlib (half a second) is imported by what draws, not by the server that may draw
+    from matplotlib.figure import Figure
 
 A4_PORTRAIT = (8.27, 11.69)
 A4_LANDSCAPE = (11.69, 8.27)
@@ -266,6 +264,8 @@ def scoresheets_pdf(k: Kaavio, lang: str = "fi", games: Sequence[int] | None = N
 
 
 def _pdf(figures: list[Figure]) -> bytes:
+    from matplotlib.backends.backend_pdf import PdfPages
+
     out = io.BytesIO()
     with PdfPages(out) as pdf:
         for fig in figures:
@@ -274,6 +274,8 @@ def _pdf(figures: list[Figure]) -> bytes:
 
 
 def _sheet_pages(k: Kaavio, lang: str, chosen: list[Game | None]) -> list[Figure]:
+    from matplotlib.figure import Figure
+
     pages = [chosen[i : i + SHEETS_PER_PAGE] for i in range(0, len(chosen), SHEETS_PER_PAGE)] or [[]]
     w = _w(lang)
     figures = []
@@ -289,6 +291,9 @@ def _sheet_pages(k: Kaavio, lang: str, chosen: list[Game | None]) -> list[Figure
 
 def _sheet(fig: Figure, k: Kaavio, g: Game | None, w: dict[str, str], x: float, y: float, lang: str) -> None:
     """One sheet in a box 0.46 wide and 0.175 high with its lower left corner at (x, y)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Ellipse, Rectangle
+
     wd, ht = 0.46, 0.175
     fig.add_artist(Rectangle((x, y), wd, ht, transform=fig.transFigure, fill=False, linewidth=0.8, color="#222"))
     title = w["sheet"] + (f"   {w['game']} {g.number}" if g is not None else f"   {w['game']} ____")
@@ -390,6 +395,9 @@ def results_pdf(k: Kaavio, lang: str = "fi") -> bytes:
 
 
 def _results_pages(k: Kaavio, lang: str) -> list[Figure]:
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
     w = _w(lang)
     lines = _lines(k, w, lang)
     pages = [lines[i : i + ROWS_PER_PAGE] for i in range(0, len(lines), ROWS_PER_PAGE)] or [[]]

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import numpy as np
-from numpy.typing import ArrayLike
+from typing import TYPE_CHECKING
 
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, Stroke
 from kaisa.table import OFFICIAL, TableSpec
+
+if TYPE_CHECKING:  # numpy is imported where chance is drawn: a match read back from the records needs none
+    import numpy as np
+    from numpy.typing import ArrayLike
 
 MIN_NOISY_SPEED = 0.01
 """A noisy speed never drops below this (m/s): the stroke still happens."""
@@ -50,6 +52,8 @@ class StrokeNoise:
     def execute(self, stroke: Stroke, normals: ArrayLike, spec: TableSpec = OFFICIAL) -> Stroke:
         """``stroke`` executed with the given five standard normal draws (direction, elevation, speed, side,
         follow): :meth:`apply` draws them at random; a search may draw them stratified."""
+        import numpy as np
+
         z = np.asarray(normals, dtype=float) * self.scale
         tip = self.tip_sigma / spec.ball_radius
         side = stroke.side + z[3] * tip
@@ -69,6 +73,8 @@ class StrokeNoise:
 
     def sample(self, stroke: Stroke, seed: int, count: int = 1, spec: TableSpec = OFFICIAL) -> list[Stroke]:
         """``count`` noisy executions of ``stroke``, determined by ``seed`` alone."""
+        import numpy as np
+
         rng = np.random.default_rng(seed)
         return [self.apply(stroke, rng, spec) for _ in range(count)]
 
@@ -76,4 +82,6 @@ class StrokeNoise:
 def chance_rng(seed: int, action: int, salt: int = 0) -> np.random.Generator:
     """The generator for the chance step of action number ``action`` of a match seeded ``seed``: a pure
     function of the three, so a resumed or replayed match draws exactly the same noise."""
+    import numpy as np
+
     return np.random.default_rng([seed % 2**64, action, salt])  # a negative 64-bit seed as its bit pattern

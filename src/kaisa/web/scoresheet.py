@@ -12,12 +12,12 @@ from __future__ import annotations
 import io
 import textwrap
 from dataclasses import dataclass
-from typing import Any
-
-from matplotlib.backends.backend_pdf import PdfPages
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING, Any
 
 from kaisa.competition.paper import date_text
+
+if TYPE_CHECKING:  # matplotlib (half a second) is imported when a PDF is drawn, not when the server starts
+    from matplotlib.figure import Figure
 
 A4 = (8.27, 11.69)
 LEFT, RIGHT = 0.08, 0.92
@@ -185,6 +185,8 @@ def paginate(rows: list[Row], summary: float, top: float) -> list[tuple[list[Row
 
 def scoresheet_figures(sheet: dict[str, Any], lang: str = "fi") -> list[Figure]:
     """The pages of ``sheet`` (the JSON of the club API's scoresheet) in ``lang`` (``fi`` or ``en``), drawn."""
+    from matplotlib.figure import Figure
+
     lang = "fi" if lang == "fi" else "en"
     w = WORDS[lang]
     players = sheet["players"]
@@ -241,6 +243,8 @@ def scoresheet_figures(sheet: dict[str, Any], lang: str = "fi") -> list[Figure]:
 
 def scoresheet_to_pdf(sheet: dict[str, Any], lang: str = "fi") -> bytes:
     """The PDF bytes of ``sheet`` (the JSON of the club API's scoresheet) in ``lang`` (``fi`` or ``en``)."""
+    from matplotlib.backends.backend_pdf import PdfPages
+
     out = io.BytesIO()
     with PdfPages(out) as pdf:
         for fig in scoresheet_figures(sheet, lang):

@@ -18,7 +18,11 @@ Each action is recorded in one transaction with the match's new state; opening a
 migrations in ``kaisa/records/storage/migrations`` to the current schema. Storage holds no game logic.
 """
 
-from kaisa.records.storage.engine import ENV_VAR, default_url
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from kaisa.records.storage.errors import (
     AccessDeniedError,
     CorruptRecordError,
@@ -27,17 +31,49 @@ from kaisa.records.storage.errors import (
     StorageError,
     UnknownMatchError,
 )
-from kaisa.records.storage.store import (
-    DuplicateMatchError,
-    MatchInfo,
-    MatchRecorder,
-    PlayerInfo,
-    Store,
-    StoredAction,
-    StoredMatch,
-    content_hash,
-    open_store,
-)
+
+if TYPE_CHECKING:
+    from kaisa.records.storage.engine import ENV_VAR, default_url
+    from kaisa.records.storage.store import (
+        DuplicateMatchError,
+        MatchInfo,
+        MatchRecorder,
+        PlayerInfo,
+        Store,
+        StoredAction,
+        StoredMatch,
+        content_hash,
+        open_store,
+    )
+
+_LAZY = {
+    **dict.fromkeys(("ENV_VAR", "default_url"), "kaisa.records.storage.engine"),
+    **dict.fromkeys(
+        (
+            "DuplicateMatchError",
+            "MatchInfo",
+            "MatchRecorder",
+            "PlayerInfo",
+            "Store",
+            "StoredAction",
+            "StoredMatch",
+            "content_hash",
+            "open_store",
+        ),
+        "kaisa.records.storage.store",
+    ),
+}
+"""Names whose modules import SQLAlchemy (a third of a second): loaded on first use, so that what only needs
+the storage errors (the match session playing a stroke, ``kaisa simulate``) starts without it."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ENV_VAR",

@@ -8,13 +8,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.util import CommandError
 from platformdirs import user_data_dir
-from sqlalchemy import URL, Connection, Engine, create_engine, event, exc, make_url
+from sqlalchemy import URL, Connection, Engine, create_engine, event, exc, inspect, make_url, text
 
 from kaisa.records.storage.errors import DatabaseUnavailableError, StorageError
-from kaisa.records.storage.migrations import alembic_config, head_revision
+from kaisa.records.storage.migrations import alembic_config, head_revision, shipped_head
 
 ENV_VAR = "KAISA_DB"
 """Environment variable naming the database: an SQLAlchemy URL, or the path of an SQLite file."""
@@ -121,8 +119,17 @@ def _sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql(f"BEGIN {mode}")
 
 
+def is_current(connection: Connection) -> bool:
+    """Whether the database's schema is at the newest shipped revision (a read of Alembic's version table)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return False
+    versions = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    return versions == [shipped_head()]
+
+
 def migrate(engine: Engine) -> None:
-    """Run the migrations to the head revision in one transaction (a no-op when the schema is current)."""
+    """Run the migrations to the head revision in one transaction (a no-op when the schema is current, which
+    is found without importing Alembic)."""
     url = engine.url
     try:
         with engine.connect() as connection:
@@ -130,12 +137,8 @@ def migrate(engine: Engine) -> None:
             with connection.begin():
                 if engine.dialect.name == "postgresql":
                     connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
-                command.upgrade(alembic_config(connection), "head")
-    except CommandError as error:
-        raise StorageError(
-            f"cannot bring the database at {shown(url)} to schema revision {head_revision()}: {error} "
-            "(a database written by a newer kaisa needs that version)"
-        ) from None
+                if not is_current(connection):
+                    _upgrade(connection)
     except (exc.OperationalError, exc.InterfaceError) as error:
         raise DatabaseUnavailableError(
             f"cannot open the database at {shown(url)}: {first_line(error)}; expected {URL_FORMS}, "
@@ -143,6 +146,19 @@ def migrate(engine: Engine) -> None:
         ) from None
     except exc.SQLAlchemyError as error:
         raise StorageError(f"cannot prepare the tables in the database at {shown(url)}: {first_line(error)}") from None
+
+
+def _upgrade(connection: Connection) -> None:
+    from alembic import command
+    from alembic.util import CommandError
+
+    try:
+        command.upgrade(alembic_config(connection), "head")
+    except CommandError as error:
+        raise StorageError(
+            f"cannot bring the database at {shown(connection.engine.url)} to schema revision {head_revision()}: "
+            f"{error} (a database written by a newer kaisa needs that version)"
+        ) from None
 
 
 __all__ = ["ENV_VAR", "URL_FORMS", "default_url", "make_engine", "migrate", "parse_url"]
