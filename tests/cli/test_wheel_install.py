@@ -1,22 +1,26 @@
 """Installable like any Python program (issue 26): the wheel ``uv build`` makes installs with plain pip into a
 fresh virtual environment from the package index alone, and the commands work from there.
 
-The install is made read-only before anything runs, as a system-wide or pipx install may be: the numba
-kernels must then be cached under the user's cache folder (``$XDG_CACHE_HOME``), and a second process must
-load them instead of compiling again. Every command runs with a clean environment (no ``PYTHONPATH``, so this
-checkout is never imported) and home, data and cache folders of its own.
+The install is read-only to the commands, as a system-wide install is: the numba kernels must then be cached
+under the user's cache folder (``$XDG_CACHE_HOME``), and a second process must load them instead of compiling
+again. Its files lose their write permissions, and since root writes regardless, a test run as root (as CI
+is) runs the installed commands as ``nobody`` (``setpriv``). Every command runs with a clean environment (no
+``PYTHONPATH``, so this checkout is never imported) and home, data and cache folders of its own.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pwd
 import queue
 import re
+import shutil
 import sqlite3
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -39,10 +43,12 @@ class Install:
     site_packages: Path
     home: Path
     env: dict[str, str]
+    runner: tuple[str, ...]
+    """What runs an installed command: nothing, or as root ``setpriv`` making it ``nobody``'s."""
 
     def kaisa(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(self.venv / "bin" / "kaisa"), *args],
+            [*self.runner, str(self.venv / "bin" / "kaisa"), *args],
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -53,7 +59,7 @@ class Install:
 
     def python(self, code: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(self.venv / "bin" / "python"), "-c", code],
+            [*self.runner, str(self.venv / "bin" / "python"), "-c", code],
             capture_output=True,
             text=True,
             timeout=600,
@@ -72,13 +78,32 @@ def chmod_tree(root: Path, writable: bool) -> None:
         path.chmod((mode | stat.S_IWUSR) if writable else (mode & ~write))
 
 
+def unprivileged() -> tuple[tuple[str, ...], pwd.struct_passwd | None]:
+    """As root: the ``setpriv`` prefix that runs a command as ``nobody``, and that user; else nothing."""
+    if os.geteuid() != 0:
+        return (), None
+    user = pwd.getpwnam("nobody")
+    setpriv = shutil.which("setpriv")
+    assert setpriv, "running as root, the installed commands run as nobody through setpriv (util-linux), missing"
+    return (setpriv, f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--"), user
+
+
 @pytest.fixture(scope="module")
 def install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
     """The wheel built from this checkout, pip-installed into a fresh venv whose site-packages is then
     read-only (write access is given back afterwards, so the temporary folder can be removed)."""
-    work = tmp_path_factory.mktemp("wheel-install")
+    runner, user = unprivileged()
+    # nobody must reach the venv and its home: pytest's own temporary folders are open to their owner only
+    work = Path(tempfile.mkdtemp(prefix="kaisa-wheel-")) if user else tmp_path_factory.mktemp("wheel-install")
+    work.chmod(0o755)
     home = work / "home"
     home.mkdir()
+    (home / "examples").mkdir()
+    for name in ("position.json", "stroke.json"):
+        shutil.copy(ROOT / "examples" / name, home / "examples" / name)
+    if user:
+        for path in [home, *home.rglob("*")]:
+            os.chown(path, user.pw_uid, user.pw_gid)
     env = {k: v for k, v in os.environ.items() if k in INHERITED}
     env.update(
         HOME=str(home),
@@ -100,10 +125,8 @@ def install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
     [wheel] = (work / "dist").glob("kaisa-*.whl")
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    # pip's own configuration (pip.conf, PIP_* variables) says where the package index is
-    pip_env = {**os.environ, **{k: v for k, v in env.items() if k != "HOME"}}
-    pip_env.pop("PYTHONPATH", None)
-    pip_env.pop("VIRTUAL_ENV", None)
+    # pip's own configuration (pip.conf, PIP_* variables, its download cache) says where the package index is
+    pip_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     installed = subprocess.run(
         [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
         capture_output=True,
@@ -117,9 +140,11 @@ def install(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Install]:
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     chmod_tree(site_packages, writable=False)
     try:
-        yield Install(venv, site_packages, home, env)
+        yield Install(venv, site_packages, home, env, runner)
     finally:
         chmod_tree(site_packages, writable=True)
+        if user:
+            shutil.rmtree(work)
 
 
 def cache_snapshot(root: Path) -> dict[str, tuple[int, int]]:
@@ -168,6 +193,7 @@ def test_simulate_compiles_the_kernels_into_the_user_cache_once_and_a_second_pro
         capture_output=True,
         text=True,
         timeout=600,
+        cwd=install.home,
         check=True,
     )
     assert json.loads(second.stdout) == json.loads(here.stdout)
@@ -191,7 +217,16 @@ def test_stats_on_a_new_database_runs_the_shipped_migrations(install: Install) -
 def serving(install: Install, *args: str) -> Iterator[str]:
     """``kaisa ARGS --no-browser --port 0`` running; yields its base URL (from the line that announces it)."""
     process = subprocess.Popen(
-        [str(install.venv / "bin" / "kaisa"), *args, "--no-browser", "--port", "0", "--host", "127.0.0.1"],
+        [
+            *install.runner,
+            str(install.venv / "bin" / "kaisa"),
+            *args,
+            "--no-browser",
+            "--port",
+            "0",
+            "--host",
+            "127.0.0.1",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
