@@ -57,6 +57,7 @@ app.command("dataset")(dataset.dataset_command)
 
 bench_app.command("physics")(bench.bench_physics)
 bench_app.command("compiled")(bench.bench_compiled)
+bench_app.command("throughput")(bench.bench_throughput)
 bench_app.command("referee")(bench.bench_referee)
 bench_app.command("web")(bench.bench_web)
 bench_app.command("env")(bench.bench_env)
