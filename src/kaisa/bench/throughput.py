@@ -120,9 +120,9 @@ def print_throughput_report(result: Throughput, actions: int, console: Console) 
     console.print(table)
     if len(set(result.rows.values())) != 1:
         console.print(f"[red]the engines' games differ in length[/]: rows {result.rows}")
-    fast, engine = result.games_per_cpu_second("fast"), result.games_per_cpu_second("engine")
+    fast_games, engine_games = result.games_per_cpu_second("fast"), result.games_per_cpu_second("engine")
     console.print(
-        f"tournament: [bold]{engine / fast:.2f}x[/] the games per CPU-second of before; data set: "
+        f"tournament: [bold]{engine_games / fast_games:.2f}x[/] the games per CPU-second of before; data set: "
         f"[bold]{result.rows_per_cpu_second('engine') / before:.2f}x[/] the rows per CPU-second"
     )
 
