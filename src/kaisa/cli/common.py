@@ -126,7 +126,7 @@ def ensure_physics_ready(quiet: bool = False) -> None:
         warm_up()  # the physics says on stderr, once, that it compiles its kernels
         return
     with err_console.status(
-        "Compiling the physics engine's kernels (first run only, about a minute; cached afterwards)...", spinner="dots"
+        "Compiling the physics engine's kernels (first run only, under a minute; cached afterwards)...", spinner="dots"
     ):
         warm_up(notice=False)
 
