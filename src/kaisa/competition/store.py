@@ -61,6 +61,7 @@ class ChangeKeyReusedError(KaisaError):
     with the first answer (the club's entries are refused alike)."""
 
     code = "change-key-reused"
+    kind = ErrorText("Muutoksen tunniste on jo käytetty.", "The change's key was already used.")
 
     def __init__(self, competition_id: int) -> None:
         super().__init__(f"this Idempotency-Key already made another change of competition {competition_id}")

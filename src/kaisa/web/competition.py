@@ -38,9 +38,18 @@ from kaisa.competition import (
     paper,
 )
 from kaisa.competition import placings as placing_mod
-from kaisa.competition.kaavio import interim_text
+from kaisa.competition.kaavio import MIN_PLAYERS, interim_text
 from kaisa.competition.kaisakaavio import from_xml, to_xml
-from kaisa.competition.model import PrizeSettings, Share, hand_reason
+from kaisa.competition.model import (
+    MAX_COMPETITION_NAME,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_TARGET,
+    MIN_TARGET,
+    PrizeSettings,
+    Share,
+    hand_reason,
+)
 from kaisa.competition.placings import RankingOptions
 from kaisa.competition.store import Change, CompetitionStore, StoredCompetition, request_hash
 from kaisa.errors import ErrorText, KaisaError
@@ -83,8 +92,8 @@ CONFLICTS = {
     "not_drawn",
 }
 """Codes of refusals that do not fit the competition now (409); the others are bad input (422)."""
-Name = Annotated[str, Field(min_length=1, max_length=60)]
-Text = Annotated[str, Field(max_length=60)]
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+Text = Annotated[str, Field(max_length=MAX_NAME)]
 TableName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]+$")]
 Points = Annotated[str, Field(max_length=6, description="a score as KaisaKaavio reads it: 60, 30v (won), 12h (lost)")]
 
@@ -144,16 +153,16 @@ class PrizesIn(schemas.Strict):
 
 
 class NewCompetition(schemas.Strict):
-    name: Annotated[str, Field(min_length=1, max_length=120, description="e.g. 'Viikkokisa 10.4.'")]
+    name: Annotated[str, Field(min_length=1, max_length=MAX_COMPETITION_NAME, description="e.g. 'Viikkokisa 10.4.'")]
     date: Annotated[str, Field(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$", description="YYYY-MM-DD")] = ""
     club: Text = ""
     kind: KaavioType = Field(KaavioType.DOUBLE, description="the bracket type (KAAVIO 2)")
-    target: int = Field(60, ge=10, le=200, description="points to win a game")
+    target: int = Field(60, ge=MIN_TARGET, le=MAX_TARGET, description="points to win a game")
     placing: PlacingMode = Field(PlacingMode.POINTS, description="how places are decided at the end (KAAVIO 8)")
     seeding: Seeding = Seeding.NONE
     tables: list[TableName] = Field(min_length=1, max_length=40, description="the club's tables for the night")
     entry_fee: int = Field(0, ge=0, le=10000, description="euros a player; the pot is split at the end (KAAVIO 10)")
-    max_players: int = Field(128, ge=4, le=128)
+    max_players: int = Field(MAX_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
     prizes: PrizesIn = Field(default_factory=PrizesIn)
 
 

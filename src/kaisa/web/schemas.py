@@ -86,6 +86,7 @@ class JsonTypeError(KaisaError):
     """A value of the wrong JSON type or with control characters, said in Finnish and English."""
 
     code = "invalid-request"
+    kind = ErrorText("Pyynnön arvo on väärää tyyppiä.", "A value of the request is of the wrong type.")
 
     def __init__(self, en: str, fi: str) -> None:
         super().__init__(en)
