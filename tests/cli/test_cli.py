@@ -404,3 +404,32 @@ def test_bench_web_prints_the_server_and_simulate_medians():
     assert "server answer (shot)" in result.output
     assert "bare simulate" in result.output
     assert "server/simulate median ratio" in result.output
+
+
+def test_a_rule_state_with_a_score_past_the_target_is_refused_in_one_line(tmp_path: Path) -> None:
+    """issue 29: a 401-digit score exited 0 and declared the game over."""
+    events = tmp_path / "events.json"
+    events.write_text(json.dumps([{"t": 0.0, "type": "strike", "ball": "W1"}]))
+    state = tmp_path / "state.json"
+    state.write_text('{"scores": {"W1": ' + "9" * 401 + ', "W2": 0}, "shooter": "W1"}')
+    args = ("rule", "--position", "examples/rule-position.json", "--events", str(events), "--call", "K FL")
+    result = invoke(*args, "--state", str(state))
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+    assert "more than 60 points" in result.output
+    assert "9" * 20 not in result.output
+
+
+def test_lang_fi_says_the_packages_errors_in_finnish(tmp_path: Path) -> None:
+    """issue 29: cli/common.fail printed every error in English whatever --lang said."""
+    events = tmp_path / "events.json"
+    events.write_text(json.dumps([{"t": 0.0, "type": "strike", "ball": "W1"}]))
+    state = tmp_path / "state.json"
+    state.write_text('{"scores": {"W1": 75, "W2": 0}, "shooter": "W1"}')
+    args = ("rule", "--position", "examples/rule-position.json", "--events", str(events), "--call", "K FL")
+    finnish = invoke(*args, "--state", str(state), "--lang", "fi")
+    assert finnish.exit_code == 2, finnish.output
+    assert finnish.output.startswith("virhe: Pelaajalla W1 on 75 pistettä"), finnish.output
+    assert "[invalid-study-state]" in finnish.output
+    english = invoke(*args, "--state", str(state))  # the next command in the same process speaks English again
+    assert english.output.startswith("error:"), english.output
