@@ -310,8 +310,11 @@ class _Judgement:
         has_nakki = call.konsti is None and bool(f.nakki)
         if call.konsti is Konsti.KYYTI and other_object:
             if before >= target - 5:
-                self.game_over = True
-                self.notes.append(C["3"].item("kyyti_55", kyyti_at=target - 5))
+                # REFERENCE 7 (3): the kyyti finish ends the game only when the stroke's points reach the target
+                # (a straight middle kaisa from hand, 5, scores nothing and can leave it short: play goes on)
+                self.game_over = after >= target
+                if self.game_over:
+                    self.notes.append(C["3"].item("kyyti_55", kyyti_at=target - 5))
                 return
             self.game_over = after >= target
             if self.game_over:
