@@ -159,12 +159,16 @@ class _Judgement:
     def check_hand(self) -> None:
         hand = self.facts.hand
         assert hand is not None
-        for key in rules.hand_faults(hand):
+        faults = rules.hand_faults(hand)
+        for key in faults:
             fault = C["5"].say(key)
             if self.state.opening:
+                # decision (docs/CLAUSES.md): the fault is the break's (1.2), the rule broken is 5's: both cited
                 self.fouls.append(C["1.2"].item("break_fault", fault=fault))
             else:
                 self.fouls.append(C["5"].item("fault", fault=fault))
+        if faults and self.state.opening:
+            self.notes.append(C["5"].item("on_break"))
 
     # --- the called pot ----------------------------------------------------------------------------
 
@@ -337,13 +341,16 @@ class _Judgement:
 
     def place_balls(self) -> tuple[Position, dict[BallId, Point], bool]:
         f, spec = self.facts, self.spec
+        down = [p.ball for p in f.pots] + list(f.off_table)
         if f.restored_by_referee or self.restore:
+            # 7j puts the balls back, but a white that dropped is its owner's in hand all the same (7a, 5:
+            # REFERENCE 5, the owner of a pocketed cue ball always gets it in hand)
+            self.new_in_hand.update(b for b in down if b.is_white)
             position = f.start
             for b in self.new_in_hand:
                 if b in position:
                     position = position.without(b)
             return position, {}, self.state.kaisa_off_centre
-        down = [p.ball for p in f.pots] + list(f.off_table)
         for b in down:
             if b.is_white:
                 self.new_in_hand.add(b)

@@ -212,7 +212,7 @@ class MarkerEntry(MarkerFacts):
         if call is not None and (call.ball, call.pocket) in self.pots:
             called = CalledPotFacts(
                 route_ok=self.called_as_called,
-                route_problem=None if self.called_as_called else Text("kirjurin arvio", "the marker's judgement"),
+                route_problem=None if self.called_as_called else Text("kirjuri arvioi niin", "the kirjuri judged so"),
                 mankeli=self.mankeli,
                 frozen_short_of_haaki=self.frozen_short_of_haaki,
                 konsti_ball_frozen_to_cushion=self.konsti_ball_frozen_to_cushion,
