@@ -1179,3 +1179,14 @@ def test_7h_a_frozen_konsti_flag_without_a_konsti_call_is_refused(flag: str) -> 
         rule_marker(None, marked)
     kyyti = entry(final=final, pots=((K, PocketId.HR),), first_contact=R1, **{flag: True})
     assert "7h" in rule_marker("kyyti R1 K HR", kyyti).clauses or "8c" in rule_marker("kyyti R1 K HR", kyyti).clauses
+
+
+def test_1_3_a_foul_does_not_hide_the_routes_void_reason():
+    """issue 29 (4): the route check was skipped when the stroke also fouled, so the 7a foul was cited and the
+    call's broken route (1.3: the cue ball dropped before reaching the called ball) was not."""
+    ruling = rule("R1 HL", "strike W1", "pocket W1 FR", "ball R2 R1", "pocket R1 HL")
+    assert ("7a", -2) in fouls(ruling)
+    assert not ruling.legal_pot
+    voids = [n for n in ruling.notes if n.clause == "1.3" and "before the called ball" in n.en]
+    assert voids, [n.en for n in ruling.notes]
+    assert_consistent(ruling)

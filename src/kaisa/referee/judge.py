@@ -190,8 +190,7 @@ class _Judgement:
                     called=pocket(call.pocket).text,
                 )
             return False
-        if self.fouls:
-            return False
+        # a foul does not end the reasons: every clause that voids the pot is cited, the route's too (issue 29)
         c = f.called
         before = len(self.notes)
         self.route(c)
@@ -216,7 +215,7 @@ class _Judgement:
         if voids:
             self.voided = True
             self.notes.extend(voids)
-        ok = len(self.notes) == before and not self.voided
+        ok = len(self.notes) == before and not self.voided and not self.fouls
         if ok and c.rattles:
             rattles = count(c.rattles, "haakiosuma", "haakiosumaa", "jaw rattle", "jaw rattles")
             self.notes.append(C["1.3"].item("rattles", rattles=rattles))
