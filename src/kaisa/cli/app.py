@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli import advise, bench, dataset, kaavio, match, records, rule, serve, simulate, tournament
+from kaisa.cli import advise, bench, common, dataset, kaavio, match, records, rule, serve, simulate, tournament
 from kaisa.cli.common import console
 
 app = typer.Typer(
@@ -36,6 +36,7 @@ bench_app.callback()(bench.bench_all)
 def _root(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
+    common.start_command()
     if version:
         console.print(f"kaisa {__version__}")
         raise typer.Exit()
