@@ -145,7 +145,7 @@ async function postNewMatch(body) {
     try {
       response = await fetch("/api/club/matches", { method: "POST", headers, body: json });
     } catch (error) {
-      if (attempt >= CREATE_RETRY_MS.length) throw new Error(t("club.new.offline"));
+      if (attempt >= CREATE_RETRY_MS.length) throw new Error(t("club.new.offline"), { cause: error });
       await new Promise((resolve) => setTimeout(resolve, CREATE_RETRY_MS[attempt]));
       continue;
     }

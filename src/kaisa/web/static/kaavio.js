@@ -815,7 +815,7 @@ function renderBracket() {
 // --- start ----------------------------------------------------------------------------------------------------
 
 function init() {
-  let stored = null;
+  let stored;
   try {
     stored = localStorage.getItem("kaisa.lang");
   } catch {
