@@ -61,7 +61,8 @@ function render() {
     el("p", { class: "players" }, `1: ${names[0]} · 2: ${names[1]}`),
     el(
       "div",
-      { class: "table-wrap" },
+      // a region that may scroll sideways on a phone: reachable and named for the keyboard and screen readers
+      { class: "table-wrap", tabindex: "0", role: "region", "aria-label": t("ss.title") },
       el(
         "table",
         { "data-testid": "ss-table" },

@@ -40,7 +40,9 @@ export function fmtClock(seconds) {
 /** A small ball (W1 one dot, W2 two dots, red, yellow).
  * @param {string | null | undefined} ball */
 export function ballChip(ball) {
-  return el("span", { class: `chip ball-${ball || "none"}`, title: ball || "", "aria-label": ball || "" });
+  // role img: a span may carry a name only with a role (axe, aria-prohibited-attr); no ball yet, nothing to say
+  if (!ball) return el("span", { class: "chip ball-none", "aria-hidden": "true" });
+  return el("span", { class: `chip ball-${ball}`, role: "img", title: ball, "aria-label": ball });
 }
 
 /** `x` with `digits` decimals in the page's language (a decimal comma and a real minus sign in Finnish): the
