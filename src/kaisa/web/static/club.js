@@ -667,6 +667,10 @@ class MatchPage {
     const fill = (id, prefix, onClick, ids = BALL_IDS, make = ballButton) => $(id).replaceChildren(...ids.map((b) => make(prefix, b, onClick)));
     fill("call-balls", "call-ball", (b) => this.setCallBall(b));
     fill("call-pockets", "call-pocket", (p) => this.setCallPocket(p), POCKET_LAYOUT, pocketButton);
+    fill("quick-balls", "quick-ball", (b) => this.setCallBall(b));
+    $("quick-balls").append(el("button", { type: "button", class: "pick", "data-testid": "quick-no-call", onclick: () => this.noCall() }, t("club.quick.noCall")));
+    fill("quick-pockets", "quick-pocket", (p) => this.setCallPocket(p), POCKET_LAYOUT, pocketButton);
+    fill("quick-first", "quick-first", (b) => this.quickMissed(b));
     fill("pot-balls", "pot-ball", (b) => this.pickPotBall(b));
     fill("pot-pockets", "pot-pocket", (p) => this.potPocket(p), POCKET_LAYOUT, pocketButton);
     $("first-balls").replaceChildren(
@@ -814,6 +818,24 @@ class MatchPage {
     this.renderEntry();
   }
 
+  /** The one-tap outcomes under the call: dropped as called, or missed with the first ball hit; entered at once
+   * (with whatever else the form holds). */
+  quickAsCalled() {
+    const { ball, pocket } = callParts(this.entry.callText);
+    if (!ball || !pocket) {
+      showMessage(() => t("club.pots.needCall"), "info");
+      return;
+    }
+    this.potAsCalled();
+    return this.submit();
+  }
+
+  quickMissed(ball) {
+    this.entry.first = ball;
+    this.entry.pots = [];
+    return this.submit();
+  }
+
   setFirst(ball) {
     this.entry.first = ball;
     this.entry.target = "pots";
@@ -954,17 +976,23 @@ class MatchPage {
 
   /** On opening the page: the stroke due in view, the call at the top below the top bar, the confirm button
    * stuck to the bottom edge (on a phone the board and the last ruling come first and push it below the fold). */
-  showEntry(always = false) {
-    const form = $("entry");
-    if (!form || form.hidden) return;
+  showEntry(always = false, form = false) {
+    const quick = $("quick");
+    if (!form && !quick.hidden && getComputedStyle(quick).position === "sticky") {
+      // a phone: the quick entry sticks to the bottom edge when it is below it; the call above it in view
+      quick.scrollIntoView({ block: "end", behavior: "instant" });
+      return;
+    }
+    const box = $("entry");
+    if (!box || box.hidden) return;
     const bar = document.querySelector(".topbar");
     // below the top bar and a message shown (both stay on screen)
     const message = $("message");
     const covered = (bar ? bar.getBoundingClientRect().bottom : 0) + (message.hidden ? 0 : message.offsetHeight + 8);
-    const top = form.getBoundingClientRect().top;
+    const top = box.getBoundingClientRect().top;
     if (!always && top >= covered && top < window.innerHeight * 0.4) return;
-    form.style.scrollMarginTop = `${covered + 8}px`;
-    form.scrollIntoView({ block: "start", behavior: "instant" });
+    box.style.scrollMarginTop = `${covered + 8}px`;
+    box.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   submit() {
@@ -1136,6 +1164,7 @@ class MatchPage {
     const choosing = choosingStarter(v);
     $("starter-panel").hidden = !(choosing && this.canEnter);
     $("entry").hidden = !(((playing(v) && !choosing) || editing) && this.canEnter);
+    $("quick").hidden = $("entry").hidden || editing;
     $("break-running").hidden = !this.breakRun;
     if (v.phase === "place-w2") this.renderPlace();
     if (v.phase === "shootout-lag") {
@@ -1269,6 +1298,25 @@ class MatchPage {
     for (const i of [0, 1]) $(`starter-${i}`).disabled = busy;
   }
 
+  renderQuick(c, call, name, onTable, cue) {
+    $("quick-title").textContent = c.unsure ? t("club.entry.titleWho", { n: c.n }) : t("club.entry.title", { n: c.n, name, ball: c.shooter });
+    for (const b of $("quick-balls").children) {
+      if (!b.dataset.ball) {
+        press(b, !this.entry.callText.trim());
+        continue;
+      }
+      press(b, call.ball === b.dataset.ball);
+      b.disabled = b.dataset.ball === c.shooter;
+      b.classList.toggle("absent", !onTable(b.dataset.ball));
+    }
+    for (const b of $("quick-pockets").children) press(b, call.pocket === b.dataset.pocket);
+    for (const b of $("quick-first").children) {
+      b.disabled = b.dataset.ball === cue;
+      b.classList.toggle("absent", !onTable(b.dataset.ball));
+    }
+    $("quick-as-called").disabled = !(call.ball && call.pocket) || $("enter-stroke").disabled;
+  }
+
   renderEntry() {
     if (!this.view) return;
     const e = this.entry;
@@ -1307,6 +1355,7 @@ class MatchPage {
       b.classList.toggle("absent", !onTable(b.dataset.ball));
     }
     for (const b of $("call-pockets").children) press(b, call.pocket === b.dataset.pocket);
+    this.renderQuick(c, call, name, onTable, cue);
     press($("no-call"), !e.callText.trim());
     press($("legal-yes"), e.legal);
     press($("legal-no"), !e.legal);
@@ -1736,6 +1785,8 @@ function wire() {
     page().renderEntry();
   });
   $("pot-as-called").addEventListener("click", () => page() && page().potAsCalled());
+  $("quick-as-called").addEventListener("click", () => page() && page().quickAsCalled());
+  $("quick-more").addEventListener("click", () => page() && page().showEntry(true, true));
   $("clear-entry").addEventListener("click", () => page() && page().clearEntry());
   $("rest-reset").addEventListener("click", () => page() && page().resetRest());
   $("place-confirm").addEventListener("click", () => page() && page().confirmW2());
