@@ -1157,13 +1157,14 @@ class MatchPage {
     const v = this.view;
     renderBoard($("board"), v, { since: this.since, playerExtra: (i, ball) => this.breakButton(i, ball) });
     this.renderTokenBanner();
+    this.renderDecided();
     const editing = Boolean(this.editing);
-    $("place-panel").hidden = !(v.phase === "place-w2" && this.canEnter);
-    $("lag-panel").hidden = !(v.phase === "shootout-lag" && this.canEnter);
+    $("place-panel").hidden = !(v.phase === "place-w2" && this.open());
+    $("lag-panel").hidden = !(v.phase === "shootout-lag" && this.open());
     // one question at a time: who starts the shoot-out, then its strokes
     const choosing = choosingStarter(v);
-    $("starter-panel").hidden = !(choosing && this.canEnter);
-    $("entry").hidden = !(((playing(v) && !choosing) || editing) && this.canEnter);
+    $("starter-panel").hidden = !(choosing && this.open());
+    $("entry").hidden = !(((playing(v) && !choosing) || editing) && this.open());
     $("quick").hidden = $("entry").hidden || editing;
     $("break-running").hidden = !this.breakRun;
     if (v.phase === "place-w2") this.renderPlace();
@@ -1240,6 +1241,36 @@ class MatchPage {
     $("undo-question").textContent = t("club.undo.confirm", { what });
   }
 
+  /** Whether this page takes entries: the link may enter, and the match is not a competition game decided
+   * already (by the director's result or by its own end: then a correction goes through the director). */
+  open() {
+    return this.canEnter && !(this.view && this.view.competition && this.view.competition.decided_by);
+  }
+
+  /** A competition game decided: by whom, with the result, the game's pöytäkirja and the bracket. */
+  renderDecided() {
+    let box = $("decided");
+    if (!box) {
+      box = el("div", { id: "decided", class: "decided", "data-testid": "decided", role: "status" });
+      $("board").after(box);
+    }
+    const game = this.view && this.view.competition;
+    box.hidden = !(game && game.decided_by);
+    if (box.hidden) return;
+    const names = this.view.players.map((p) => p.name);
+    const points = game.points || [];
+    const score = points.length === 2 ? `${names[0]} ${points[0]} – ${points[1]} ${names[1]}` : "";
+    box.replaceChildren(
+      el("p", { "data-testid": "decided-text" }, t(`club.decided.${game.decided_by}`, { game: game.game, score, name: game.name })),
+      el(
+        "p",
+        { class: "row wrap" },
+        game.scoresheet_url ? el("a", { class: "button primary", href: game.scoresheet_url, target: "_blank", rel: "noopener", "data-testid": "decided-sheet" }, t("club.decided.sheet")) : null,
+        el("a", { class: "button", href: game.bracket_url, target: "_blank", rel: "noopener", "data-testid": "decided-bracket" }, t("club.decided.bracket")),
+      ),
+    );
+  }
+
   renderTokenBanner() {
     let banner = $("token-banner");
     if (!banner) {
@@ -1252,7 +1283,7 @@ class MatchPage {
 
   breakButton(i, ball) {
     const v = this.view;
-    if (v.clock.mode !== "wall" || !ball || !this.canEnter) return null;
+    if (v.clock.mode !== "wall" || !ball || !this.open()) return null;
     const taken = ball in (v.clock.breaks || {});
     if (taken || v.phase !== "play") return null;
     return el(
@@ -1292,7 +1323,7 @@ class MatchPage {
   renderButtons() {
     const busy = this.busy;
     $("enter-stroke").disabled = busy || Boolean(this.breakRun) || Boolean(this.view && !this.editing && this.ctx().unsure);
-    $("undo-last").disabled = busy || !this.canEnter || !this.view || this.view.actions <= 2;
+    $("undo-last").disabled = busy || !this.open() || !this.view || this.view.actions <= 2;
     $("place-confirm").disabled = busy;
     for (const i of [0, 1]) $(`lag-${i}`).disabled = busy;
     for (const i of [0, 1]) $(`starter-${i}`).disabled = busy;
@@ -1574,7 +1605,7 @@ class MatchPage {
     }
     list.replaceChildren(...rows.reverse());
     $("strokes-empty").hidden = rows.length > 0;
-    $("undo-last").hidden = !this.canEnter;
+    $("undo-last").hidden = !this.open();
     list.dataset.count = String(n);
   }
 
@@ -1615,14 +1646,17 @@ class MatchPage {
       el("span", { class: "stroke-text" }, parts.join(" · ")),
       ...fouls,
       points,
-      kind === "marked" && this.canEnter
+      kind === "marked" && this.open()
         ? el("button", { type: "button", class: "small", "data-testid": "edit", disabled: this.busy, onclick: () => this.edit(a.index) }, t("club.strokes.edit"))
         : null,
     );
   }
 
   renderExports() {
+    const game = this.view && this.view.competition;
+    const sheet = game && game.scoresheet_url ? game.scoresheet_url : `/club/scoresheet#/match/${this.id}`;
     const links = [
+      ["scoresheet", sheet, t("club.export.sheet")],
       ["match-csv", exportsOf.match(this.id, "csv"), t("club.export.match", { format: "CSV" })],
       ["match-json", exportsOf.match(this.id, "json"), t("club.export.match", { format: "JSON" })],
     ];
