@@ -454,6 +454,7 @@ function finalBlock(box) {
   const modes = Object.keys(view.placings);
   if (!shownMode || !modes.includes(shownMode)) shownMode = modes.includes(view.settings.placing) ? view.settings.placing : modes[0];
   const rows = view.placings[shownMode];
+  box.style.setProperty("--rows", String(rows.length));
   const winner = rows.find((r) => r.place === 1);
   const select = el(
     "select",
