@@ -16,6 +16,7 @@ have written the change.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
@@ -478,7 +479,17 @@ class CompetitionService:
                 "interim": None if interim is None else {"fi": interim.fi, "en": interim.en},
             }
 
-        return self._change(cid, token, act, key, _request("result", body, number))
+        changed = self._change(cid, token, act, key, _request("result", body, number))
+        self._tell_marker(cid, number)
+        return changed
+
+    def _tell_marker(self, cid: int, number: int) -> None:
+        """A result typed or corrected for a game scored on a marker's page: the page (and the club night's
+        scoreboard) learn it at once through the match's stream, since the club match counts as changed."""
+        g = next((g for g in self.competitions.get(cid).kaavio.games if g.number == number), None)
+        if g is not None and g.match_id.isdigit():
+            with contextlib.suppress(UnknownMatchError):  # deleted meanwhile: nobody to tell
+                self.store.touch(int(g.match_id))
 
     def pair(self, cid: int, token: str | None, body: PairIn, key: str | None) -> Changed:
         def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
