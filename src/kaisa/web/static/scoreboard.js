@@ -93,10 +93,18 @@ function render() {
   const box = $("sb-tables");
   const single = sb.route.kind === "match";
   box.classList.toggle("single", single);
-  // a club night: the games being played as cards, each once, sized by how many there are (club.css); the games
-  // finished as one line each below them, the latest first
-  const live = single ? sb.order : sb.order.filter((id) => !finished(sb.views.get(id)));
-  const done = single ? [] : sb.order.filter((id) => finished(sb.views.get(id))).reverse();
+  // a club night: a card for each game being played and for each table's last game played to its end (its last
+  // ruling still on the screen), sized by how many there are (club.css); every other game finished, and a game
+  // whose result the director typed, as one line below them, the latest first: each game once
+  const tableOf = (view) => view.table_label || `#${view.id}`;
+  const latest = new Map(sb.order.map((id) => [tableOf(sb.views.get(id)), id]));
+  const card = (id) => {
+    const view = sb.views.get(id);
+    if (!finished(view)) return true;
+    return latest.get(tableOf(view)) === id && !(view.competition && view.competition.decided_by === "director");
+  };
+  const live = single ? sb.order : sb.order.filter(card);
+  const done = single ? [] : sb.order.filter((id) => !card(id)).reverse();
   const [cols, rows] = gridOf(live.length);
   box.style.setProperty("--cols", String(cols));
   box.style.setProperty("--rows", String(rows));
