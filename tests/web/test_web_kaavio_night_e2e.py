@@ -163,3 +163,26 @@ def test_a_competition_night_with_two_markers_and_a_director(live: Server, pages
     size = tv.eval_on_selector("[data-testid=placings] td", "(e) => parseFloat(getComputedStyle(e).fontSize)")
     assert size >= 24, f"the TV's placings are in {size} px type"
     tv.screenshot(path=str(ARTIFACTS / "night-tv-1920x1080.png"))
+
+
+def test_a_phone_refused_for_a_stroke_another_phone_entered_shows_the_stroke_due_at_once(
+    live: Server,  # noqa: F811
+    pages: Pages,  # noqa: F811
+) -> None:
+    """Two phones mark one match; the second enters stroke 1 first. The first phone's entry for stroke 1 is refused
+    (stroke-not-due), and the phone shows stroke 2 due at once: its stream is cut here, so only the refusal can
+    have told it."""
+    match_id, token = live.new_match(("Aino", "Eero"))
+    first = pages.open(390, 844, touch=True)
+    first.route("**/stream", lambda route: route.abort())
+    goto(first, f"{live.url}/club#/match/{match_id}/{token}")
+    expect(first.get_by_test_id("quick-title")).to_have_text("Stroke 1: Aino (W1)")
+    second = pages.open(390, 844, touch=True)
+    goto(second, f"{live.url}/club#/match/{match_id}/{token}")
+    stroke(Marker(second), pot=True, from_hand=True)
+    expect(second.get_by_test_id("strokes")).to_have_attribute("data-count", "1")
+    stroke(Marker(first), pot=True, from_hand=True)
+    expect(first.get_by_test_id("message-text")).to_contain_text("stroke 2 is due")
+    expect(first.get_by_test_id("quick-title")).to_have_text("Stroke 2: Aino (W1)")
+    expect(first.get_by_test_id("strokes")).to_have_attribute("data-count", "1")
+    assert live.view(match_id)["strokes"] == 1

@@ -942,6 +942,9 @@ class MatchPage {
         this.offShooter = null; // the next stroke's player is asked again
       } else {
         showError(error);
+        // refused because the match moved on (another phone's entry, a decided game): the match as it is now, at
+        // once (the stream would show it only at its next poll, the stroke number still the old one meanwhile)
+        if (error instanceof ClubError && error.status === 409) await this.catchUp();
       }
     } finally {
       this.busy = false;
@@ -949,6 +952,16 @@ class MatchPage {
       if (this.alive()) this.render();
       // kept on this phone: the next stroke's question (whose is it?) at the top, the count by the confirm button
       if (queued && this.alive()) this.showEntry(true);
+    }
+  }
+
+  async catchUp() {
+    try {
+      this.apply(await this.fetchView());
+      await this.loadActions();
+      this.lastFromActions();
+    } catch {
+      // unreachable: the stream brings the match when it can
     }
   }
 
