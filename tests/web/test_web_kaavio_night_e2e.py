@@ -186,3 +186,51 @@ def test_a_phone_refused_for_a_stroke_another_phone_entered_shows_the_stroke_due
     expect(first.get_by_test_id("quick-title")).to_have_text("Stroke 2: Aino (W1)")
     expect(first.get_by_test_id("strokes")).to_have_attribute("data-count", "1")
     assert live.view(match_id)["strokes"] == 1
+
+
+SMALL = """() => [...document.querySelectorAll('a, button, select, summary, input:not([type=checkbox]):not([type=radio])')]
+  .filter((e) => e.offsetParent !== null && !e.closest('dialog:not([open])'))
+  .map((e) => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.width > 0 && (r.height < 44 || r.width < 44))
+  .map(([e, r]) => `${e.dataset.testid || e.id || e.textContent.trim().slice(0, 20)} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+"""The visible links, buttons and fields smaller than a fingertip (44 px) either way."""
+
+
+def test_the_directors_page_on_a_phone_and_a_wrong_directors_link(live: Server, pages: Pages) -> None:  # noqa: F811
+    director = Director(live)
+    page = pages.open(390, 844, touch=True)
+    goto(page, f"{live.url}/kaavio#/director/{director.id}/{director.token}")
+    # each player's own club: the form forgets the last one typed
+    for name, club in zip(NINE[:4], ["KS", "PVK", "", "TBK"], strict=True):
+        page.get_by_test_id("player-name").fill(name)
+        page.get_by_test_id("player-club").fill(club)
+        page.get_by_test_id("player-name").press("Enter")
+        expect(page.get_by_test_id("player-club")).to_have_value("")
+    clubs = {p["name"]: p["club"] for p in director.view()["players"]}
+    assert clubs == dict(zip(NINE[:4], ["KS", "PVK", "", "TBK"], strict=True))
+    assert page.evaluate(SMALL) == []
+    director.post("/draw", {"seed": 1})
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    # a game started without a marker does not make the next one start without
+    page.get_by_test_id("start-1").click()
+    page.get_by_test_id("start-marker").uncheck()
+    page.get_by_test_id("start-go").click()
+    expect(page.get_by_test_id("game-1")).to_contain_text("1")
+    page.get_by_test_id("start-2").click()
+    expect(page.get_by_test_id("start-marker")).to_be_checked()
+    page.get_by_test_id("start-go").click()
+    expect(page.get_by_test_id("marker-2")).to_be_visible()
+    assert page.evaluate(SMALL) == []
+    # the pöytäkirja of each running game is a tap away
+    expect(page.get_by_test_id("sheet-2")).to_have_attribute("href", f"/club/scoresheet#/kaavio/{director.id}/2")
+    # a director's link with a wrong token: the bracket as anyone sees it, with the reason, and no director's buttons
+    wrong = pages.open(390, 844, touch=True)
+    goto(wrong, f"{live.url}/kaavio#/director/{director.id}/not-the-directors-token")
+    expect(wrong.get_by_test_id("message")).to_contain_text("ei kelpaa tähän kilpailuun")
+    expect(wrong.locator("#screen-director")).to_be_hidden()
+    expect(wrong.locator("#screen-bracket")).to_be_visible()
+    assert wrong.get_by_test_id("start-3").count() == 0 or not wrong.get_by_test_id("start-3").is_visible()
+    refused = httpx.get(f"{live.url}{API}/{director.id}/director", headers={"X-Kaisa-Token": "not-the-directors-token"})
+    assert refused.status_code == 403
+    assert "johtajan tunniste puuttuu tai on väärä" in refused.json()["fi"]
