@@ -1271,7 +1271,9 @@ class MatchPage {
     box.hidden = !(game && game.decided_by);
     if (box.hidden) return;
     const names = this.view.players.map((p) => p.name);
-    const points = game.points || [];
+    // the kaavio's result; the match's own until the kaavio has read the match's end
+    const own = this.view.result ? this.view.players.map((p) => (this.view.result.recorded || this.view.result.scores || {})[p.cue_ball]) : [];
+    const points = game.points || own;
     const score = points.length === 2 ? `${names[0]} ${points[0]} – ${points[1]} ${names[1]}` : "";
     box.replaceChildren(
       el("p", { "data-testid": "decided-text" }, t(`club.decided.${game.decided_by}`, { game: game.game, score, name: game.name })),
