@@ -605,6 +605,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/kaavio/competitions/{cid}/games/{number}/scoresheet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scoresheet
+         * @description Game ``number``'s pöytäkirja: the competition, the round and the game's own number, the innings of its
+         *     club match (a game played without a marker: its players and result), the result the kaavio records.
+         */
+        get: operations["scoresheet_api_kaavio_competitions__cid__games__number__scoresheet_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/kaavio/competitions/{cid}/games/{number}/scoresheet.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scoresheet Pdf
+         * @description Game ``number``'s pöytäkirja as an A4 PDF, to print and sign.
+         */
+        get: operations["scoresheet_pdf_api_kaavio_competitions__cid__games__number__scoresheet_pdf_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/kaavio/competitions/{cid}/games/{number}/start": {
         parameters: {
             query?: never;
@@ -1479,6 +1520,7 @@ export interface components {
             };
             /** Clock Since */
             clock_since?: string | null;
+            competition?: components["schemas"]["CompetitionGame"] | null;
             /**
              * Computer To Move
              * @description The next action is a computer player's (the page asks ``/computer`` for it).
@@ -1577,6 +1619,31 @@ export interface components {
             token: string;
             /** Tv Url */
             tv_url: string;
+        };
+        /**
+         * CompetitionGame
+         * @description The competition game a club match scores, as the kaavio has it now (read from the competition, so a
+         *     result the director typed or corrected shows here at once).
+         */
+        CompetitionGame: {
+            /** Bracket Url */
+            bracket_url: string;
+            /** Competition */
+            competition: number;
+            /** Decided By */
+            decided_by: ("marker" | "director") | null;
+            /** Game */
+            game: number | null;
+            /** Name */
+            name: string;
+            /** Points */
+            points: string[] | null;
+            /** Round */
+            round: number | null;
+            /** Scoresheet Url */
+            scoresheet_url: string | null;
+            /** State */
+            state: string | null;
         };
         /** CompetitionListed */
         CompetitionListed: {
@@ -2284,6 +2351,7 @@ export interface components {
             breaks: {
                 [key: string]: number;
             };
+            competition?: components["schemas"]["CompetitionGame"] | null;
             /** Date */
             date: string;
             /** Event */
@@ -2291,7 +2359,7 @@ export interface components {
             /** Fouls */
             fouls: number[];
             /** Id */
-            id: number;
+            id: number | null;
             /** Inning Counts */
             inning_counts: number[];
             /** Innings */
@@ -4892,6 +4960,160 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Changed"];
                 };
+            };
+            /** @description A host name this server does not answer to (code bad-host) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The director's token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such competition or game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The change does not fit the competition now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A malformed or illegal request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database is busy or unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    scoresheet_api_kaavio_competitions__cid__games__number__scoresheet_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cid: number;
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scoresheet"];
+                };
+            };
+            /** @description A host name this server does not answer to (code bad-host) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The director's token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description No such competition or game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The change does not fit the competition now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description A malformed or illegal request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+            /** @description The database is busy or unreachable: try again after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOut"];
+                };
+            };
+        };
+    };
+    scoresheet_pdf_api_kaavio_competitions__cid__games__number__scoresheet_pdf_get: {
+        parameters: {
+            query?: {
+                lang?: "fi" | "en";
+            };
+            header?: never;
+            path: {
+                cid: number;
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A host name this server does not answer to (code bad-host) */
             400: {
