@@ -9,13 +9,12 @@ No rules live here: this module turns requests into actions and views.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import io
 import json
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -44,16 +43,15 @@ from kaisa.model import BallId
 from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
+from kaisa.records.storage.changes import event_topic, match_topic
 from kaisa.records.storage.store import RepeatedEntryError
 from kaisa.session import FLAG_QUESTIONS, MatchSession, Played, RuleOptions, RunningBreak, Text
 from kaisa.web import schemas
 from kaisa.web.lan import base_url, is_loopback, reachable_host
 from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
+from kaisa.web.streams import Built, Streams, Watch
 
-POLL_SECONDS = 0.5
-"""How often a spectator stream looks for a change in the database (which any server process may write)."""
-HEARTBEAT_SECONDS = 15.0
 TOKEN_HEADER = "X-Kaisa-Token"
 PocketName = Literal["HL", "HR", "ML", "MR", "FL", "FR"]
 Token = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the match's secret marker token")]
@@ -286,9 +284,6 @@ class ClubService:
         self.store = store
         self.table = table
         self.sessions = table.sessions
-        self.break_changes = 0
-        """Breaks begun by this process, for the streams (a break's start is noted in the store, not as an
-        action, so the match's time of change stays the time of its last entry)."""
 
     def _open(self, match_id: int, token: str | None) -> AbstractContextManager[MatchSession]:
         return self.sessions.open(match_id, token=token, marker=True)
@@ -419,7 +414,6 @@ class ClubService:
             running = session.running_break()
             if running is None or running.cue_ball is not cue_ball:
                 session.start_break(cue_ball, since or now)
-                self.break_changes += 1
         return self.view(match_id)
 
     def choose_starter(self, match_id: int, token: str | None, cue_ball: BallId, key: str | None) -> ClubPlayed:
@@ -449,7 +443,6 @@ class ClubService:
             played = self._played(
                 session, key, request, lambda: session.push(TakeBreak(cue_ball, seconds), key=key, body=request)
             )
-            self.break_changes += 1
             played.match = self.view(match_id)
             return played
 
@@ -568,7 +561,8 @@ class ClubService:
 # --- the router -----------------------------------------------------------------------------------------
 
 
-def club_router(store: Store, table: MatchService) -> APIRouter:
+def club_router(store: Store, table: MatchService, streams: Streams | None = None) -> APIRouter:
+    streams = streams or Streams(store)
     service = ClubService(store, table)
     router = APIRouter(prefix="/api/club", tags=["club"])
     errors: dict[int | str, dict[str, Any]] = {
@@ -716,23 +710,25 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
         return PlainTextResponse(to_json(data), media_type="application/json")
 
     @router.get("/matches/{match_id}/stream", responses=errors, response_class=StreamingResponse)
-    async def match_stream(match_id: int, request: Request) -> StreamingResponse:
+    async def match_stream(match_id: int) -> StreamingResponse:
         """Server-sent events: a ``view`` event with the match whenever it changes (the spectator display)."""
-        service.view(match_id)  # 404 before the stream starts
 
-        def current() -> str:
-            return service.view(match_id).model_dump_json()
+        def build() -> Built:
+            return Built(service.view(match_id).model_dump_json(), frozenset({match_topic(match_id)}))
 
-        return _stream(request, lambda: (store.last_change([match_id]), service.break_changes), current)
+        # one watcher per match in this process, however many spectators (404 before the stream starts)
+        return await streams.response(Watch(("match", match_id), build, lambda: store.last_change([match_id])))
 
     @router.get("/events/{event}/stream", response_class=StreamingResponse)
-    async def event_stream(event: str, request: Request) -> StreamingResponse:
+    async def event_stream(event: str) -> StreamingResponse:
         """Server-sent events: an ``event`` view with every table of the club night whenever one changes."""
 
-        def current() -> str:
-            return service.event(event).model_dump_json()
+        def build() -> Built:
+            view = service.event(event)
+            topics = {event_topic(event), *(match_topic(table.id) for table in view.tables)}
+            return Built(view.model_dump_json(), frozenset(topics))
 
-        return _stream(request, lambda: (store.last_change(event=event), service.break_changes), current)
+        return await streams.response(Watch(("event", event), build, lambda: store.last_change(event=event)))
 
     return router
 
@@ -835,28 +831,6 @@ def _lan_base(request: Request) -> tuple[str, bool]:
     if host is None:
         return base, True
     return base_url(request.url.scheme, host, request.url.port), False
-
-
-def _stream(request: Request, changed: Any, current: Any) -> StreamingResponse:
-    async def events() -> AsyncIterator[str]:
-        seen: object = object()
-        quiet = 0.0
-        while not await request.is_disconnected():
-            moment = await asyncio.to_thread(changed)
-            if moment != seen:
-                seen = moment
-                quiet = 0.0
-                data = await asyncio.to_thread(current)
-                yield f"event: view\ndata: {data}\n\n"
-            elif quiet >= HEARTBEAT_SECONDS:
-                quiet = 0.0
-                yield ": still here\n\n"
-            await asyncio.sleep(POLL_SECONDS)
-            quiet += POLL_SECONDS
-
-    return StreamingResponse(
-        events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    )
 
 
 __all__ = ["ClubRefusalError", "ClubService", "ClubView", "MarksBody", "club_router"]
