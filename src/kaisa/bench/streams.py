@@ -154,11 +154,14 @@ async def follow(host: str, port: int, followed: Followed, ready: Callable[[], N
 
 
 async def follow_all(
-    host: str, port: int, paths: Sequence[str], stop: asyncio.Event, progress: Callable[[int], None] | None = None
-) -> list[Followed]:
-    """Open a stream for each of ``paths`` (a few connections at a time), call ``progress`` with how many have
+    host: str,
+    port: int,
+    followed: Sequence[Followed],
+    stop: asyncio.Event,
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """Open each stream of ``followed`` (a few connections at a time), call ``progress`` with how many have
     shown their first view, and read them all until ``stop`` is set."""
-    followed = [Followed(path) for path in paths]
     opened = 0
     gate = asyncio.Semaphore(50)
 
@@ -186,7 +189,6 @@ async def follow_all(
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return followed
 
 
 def _read_main(port: int, paths: list[str]) -> None:
@@ -205,7 +207,9 @@ def _read_main(port: int, paths: list[str]) -> None:
                 print(f"opened {opened}", flush=True)
 
         loop.add_reader(sys.stdin.fileno(), stop.set)
-        return await follow_all("127.0.0.1", port, paths, stop, progress)
+        followed = [Followed(path) for path in paths]
+        await follow_all("127.0.0.1", port, followed, stop, progress)
+        return followed
 
     followed = asyncio.run(run())
     print(json.dumps([f.to_json() for f in followed]), flush=True)

@@ -210,7 +210,8 @@ class Streams:
         self._loop = loop
         self._unsubscribe = self.store.changes.subscribe(self._heard_here)
         if self.store.engine.dialect.name == "postgresql":
-            self._listener = loop.create_task(listen(self.store.engine, self._heard, self._reconnected))
+            changes = self.store.changes
+            self._listener = loop.create_task(listen(self.store.engine, self._heard, self._reconnected, changes.source))
 
     def _heard_here(self, topics: frozenset[str]) -> None:
         """A write of this process, told in the writing thread."""

@@ -25,8 +25,6 @@ from kaisa.records.storage.models import ActionRow, CompetitionKeyRow, Competiti
 
 CHANNEL = "kaisa_changes"
 """The PostgreSQL notification channel of every change."""
-PROCESS = secrets.token_hex(8)
-"""This process's mark on its notifications: it has told its own listeners already, so it skips them."""
 RETRY_SECONDS = 2.0
 """How long a listener whose connection was lost waits before connecting again."""
 Listener = Callable[[frozenset[str]], None]
@@ -50,6 +48,8 @@ class Changes:
     answer)."""
 
     def __init__(self) -> None:
+        self.source = secrets.token_hex(8)
+        """This store's mark on its notifications: it has told its own listeners already, so they skip them."""
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
 
@@ -101,8 +101,10 @@ def _collect(flushed: Session, _context: Any) -> None:
     flushed.info.setdefault("topics", set()).update(topics)
     connection = flushed.connection()
     if connection.dialect.name == "postgresql":
+        changes = flushed.info.get("changes")
+        source = changes.source if isinstance(changes, Changes) else ""
         # delivered at commit to every listening connection (identical payloads of one transaction once)
-        connection.execute(select(func.pg_notify(CHANNEL, payload(topics))))
+        connection.execute(select(func.pg_notify(CHANNEL, payload(source, topics))))
 
 
 @event.listens_for(ChangeSession, "after_commit")
@@ -118,31 +120,34 @@ def _forget(rolled_back: Session) -> None:
     rolled_back.info.pop("topics", None)
 
 
-def payload(topics: Iterable[str]) -> str:
-    return json.dumps([PROCESS, sorted(topics)], separators=(",", ":"))
+def payload(source: str, topics: Iterable[str]) -> str:
+    return json.dumps([source, sorted(topics)], separators=(",", ":"))
 
 
 @dataclass(frozen=True)
 class Note:
-    """A notification read back: which process wrote, and what it changed."""
+    """A notification read back: which store wrote (:attr:`Changes.source`), and what it changed."""
 
-    process: str
+    source: str
     topics: frozenset[str]
 
     @classmethod
     def from_payload(cls, text: str) -> Note | None:
         """The note, or None for a payload that is not one of ours (anybody may NOTIFY on a channel)."""
         try:
-            process, topics = json.loads(text)
+            source, topics = json.loads(text)
         except (ValueError, TypeError):
             return None
-        if not isinstance(process, str) or not isinstance(topics, list):
+        if not isinstance(source, str) or not isinstance(topics, list):
             return None
-        return cls(process, frozenset(t for t in topics if isinstance(t, str)))
+        return cls(source, frozenset(t for t in topics if isinstance(t, str)))
 
 
-async def listen(engine: Engine, heard: Listener, connected: Callable[[], Awaitable[None] | None]) -> None:
-    """Listen for other processes' changes on PostgreSQL until cancelled: ``heard`` gets each note's topics;
+async def listen(
+    engine: Engine, heard: Listener, connected: Callable[[], Awaitable[None] | None], own: str = ""
+) -> None:
+    """Listen for other stores' changes on PostgreSQL until cancelled (those of the store whose source is
+    ``own`` are skipped: its listeners were told at once): ``heard`` gets each note's topics;
     ``connected`` is called whenever the listening connection is (again) open, since changes made while it was
     lost were not heard. A lost connection is opened again after :data:`RETRY_SECONDS`."""
     import psycopg
@@ -160,7 +165,7 @@ async def listen(engine: Engine, heard: Listener, connected: Callable[[], Awaita
                     await done
                 async for notification in connection.notifies():
                     note = Note.from_payload(notification.payload)
-                    if note is not None and note.process != PROCESS:
+                    if note is not None and note.source != own:
                         heard(note.topics)
         except (psycopg.Error, OSError):
             await asyncio.sleep(RETRY_SECONDS)
