@@ -6,6 +6,7 @@ stream has shown the last entry, then checks that nothing was lost, doubled or s
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import socket
@@ -185,6 +186,48 @@ def test_a_stream_of_a_match_that_does_not_exist_is_refused_before_it_starts(ser
         assert answer.json()["code"] == "unknown-match"
         assert client.get("/api/kaavio/competitions/999/stream").status_code == 404
     assert app.state.streams.watchers == 0
+
+
+def test_the_club_nights_stream_reads_again_only_the_table_that_changed_and_shows_every_change(
+    served: tuple[str, Any],
+) -> None:
+    """A break begun at one table (noted, not an action) and a stroke at the other: the night's stream shows each
+    as it happens, and the table not changed keeps what it showed (its break still running)."""
+    base, _ = served
+    event = "Clock night"
+    views: list[dict[str, Any]] = []
+
+    def watch() -> None:
+        with httpx.stream("GET", f"{base}/api/club/events/{quote(event)}/stream", timeout=60) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data: "):
+                    views.append(json.loads(line[6:]))
+                    if len(views) == 3:
+                        return
+
+    with httpx.Client(base_url=base, timeout=60) as client:
+        made = [
+            client.post("/api/club/matches", json={"players": [a, b], "event": event, "clock": "wall"})
+            for a, b in (("Aino", "Eero"), ("Kalle", "Liisa"))
+        ]
+        tables = []
+        for answer in made:
+            match_id, token = answer.json()["match"]["id"], {"X-Kaisa-Token": answer.json()["token"]}
+            client.post(f"/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=token)
+            tables.append((match_id, token))
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        wait_until("the night's first view", lambda: len(views) == 1)
+        (first, token1), (second, token2) = tables
+        began = client.post(f"/api/club/matches/{second}/break-start", json={"cue_ball": "W1"}, headers=token2)
+        assert began.status_code == 200, began.text
+        wait_until("the break on the night's stream", lambda: len(views) == 2)
+        pot(client, first, token1, True)
+        watcher.join(timeout=60)
+    assert len(views) == 3
+    shown = [{t["id"]: t for t in v["tables"]} for v in views]
+    assert [s[second]["break_running"] is not None for s in shown] == [False, True, True]
+    assert [s[first]["actions"] for s in shown] == [BASE_ACTIONS, BASE_ACTIONS, BASE_ACTIONS + 1]
 
 
 # --- several server processes on one PostgreSQL database -------------------------------------------------------

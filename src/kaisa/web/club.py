@@ -478,9 +478,18 @@ class ClubService:
         view.clock_since = self._clock_since(view.id, info.created_at).isoformat()
         return view
 
-    def event(self, event: str) -> EventView:
+    def event(
+        self, event: str, known: dict[int, ClubView] | None = None, changed: frozenset[str] | None = None
+    ) -> EventView:
+        """Every table of the club night. With ``known`` views (kept by a stream), only the matches whose topic is
+        in ``changed`` (None: every match) or that are not known yet are read again."""
         infos = self.store.list_matches(event=event)
-        return EventView(event=event, tables=[self.view(i.id) for i in infos])
+        if known is None:
+            return EventView(event=event, tables=[self.view(i.id) for i in infos])
+        for info in infos:
+            if info.id not in known or changed is None or match_topic(info.id) in changed:
+                known[info.id] = self.view(info.id)
+        return EventView(event=event, tables=[known[i.id] for i in infos])
 
     def stats(self, match_id: int) -> MatchStats:
         config, _state, actions = self.store.load(match_id)
@@ -713,7 +722,7 @@ def club_router(store: Store, table: MatchService, streams: Streams | None = Non
     async def match_stream(match_id: int) -> StreamingResponse:
         """Server-sent events: a ``view`` event with the match whenever it changes (the spectator display)."""
 
-        def build() -> Built:
+        def build(_changed: frozenset[str] | None) -> Built:
             return Built(service.view(match_id).model_dump_json(), frozenset({match_topic(match_id)}))
 
         # one watcher per match in this process, however many spectators (404 before the stream starts)
@@ -723,8 +732,11 @@ def club_router(store: Store, table: MatchService, streams: Streams | None = Non
     async def event_stream(event: str) -> StreamingResponse:
         """Server-sent events: an ``event`` view with every table of the club night whenever one changes."""
 
-        def build() -> Built:
-            view = service.event(event)
+        tables: dict[int, ClubView] = {}
+
+        def build(changed: frozenset[str] | None) -> Built:
+            # only the tables whose match changed are read again (a new table, or anything after a poll: all)
+            view = service.event(event, tables, changed)
             topics = {event_topic(event), *(match_topic(table.id) for table in view.tables)}
             return Built(view.model_dump_json(), frozenset(topics))
 

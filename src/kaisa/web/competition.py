@@ -918,7 +918,7 @@ def competition_router(store: Store, table: MatchService, streams: Streams | Non
     async def stream(cid: int) -> StreamingResponse:
         """Server-sent events: a ``view`` event with the competition whenever it or a running game changes."""
 
-        def build() -> Built:
+        def build(_changed: frozenset[str] | None) -> Built:
             view = service.view(cid)
             topics = {competition_topic(cid), *(match_topic(m) for m in service.running_matches(cid))}
             return Built(view.model_dump_json(), frozenset(topics))

@@ -46,11 +46,12 @@ class Built:
 
 @dataclass(frozen=True)
 class Watch:
-    """What a watcher shows: ``key`` names it (one watcher per key per process); ``build`` reads the view,
-    ``marker`` a cheap value that changes whenever the view may have (both run in a worker thread)."""
+    """What a watcher shows: ``key`` names it (one watcher per key per process); ``build`` reads the view, given
+    the topics that changed since the last read (None: anything may have, read it all), ``marker`` a cheap value
+    that changes whenever the view may have (both run in a worker thread)."""
 
     key: Hashable
-    build: Callable[[], Built]
+    build: Callable[[frozenset[str] | None], Built]
     marker: Callable[[], object]
 
 
@@ -70,12 +71,24 @@ class Watcher:
         self.ended = False
         self.error: BaseException | None = None
         self._wake = asyncio.Event()
+        self._woken: set[str] | None = set()
+        """The topics heard since the last read (None: read everything)."""
         self._published = asyncio.Event()
         self._first = asyncio.get_running_loop().create_future()
         self._task = asyncio.create_task(self._run(), name=f"kaisa-watch-{key!r}")
 
-    def wake(self) -> None:
+    def wake(self, topics: frozenset[str] | None) -> None:
+        """Read the view again: ``topics`` changed (None: anything may have)."""
+        if topics is None or self._woken is None:
+            self._woken = None
+        else:
+            self._woken |= topics
         self._wake.set()
+
+    def _changed(self) -> frozenset[str] | None:
+        woken, self._woken = self._woken, set()
+        self._wake.clear()
+        return None if woken is None else frozenset(woken)
 
     async def first(self) -> None:
         """Wait for the first view; raise what reading it raised (a match that does not exist: 404)."""
@@ -88,8 +101,8 @@ class Watcher:
         try:
             while True:
                 if data is None or self._wake.is_set():
-                    self._wake.clear()
-                    marker, built = await asyncio.to_thread(_read, watch)
+                    changed = None if data is None else self._changed()
+                    marker, built = await asyncio.to_thread(_read, watch, changed)
                 else:
                     with contextlib.suppress(TimeoutError):
                         async with asyncio.timeout(streams.poll_seconds if self.wakes else POLL_SECONDS):
@@ -99,7 +112,8 @@ class Watcher:
                     now = await asyncio.to_thread(watch.marker)
                     if now == marker:
                         continue
-                    marker, built = await asyncio.to_thread(_read, watch)
+                    self._changed()
+                    marker, built = await asyncio.to_thread(_read, watch, None)
                 self.topics = built.topics
                 if built.data != data:
                     data = built.data
@@ -142,10 +156,10 @@ class Watcher:
         self._task.cancel()
 
 
-def _read(watch: Watch) -> tuple[object, Built]:
+def _read(watch: Watch, changed: frozenset[str] | None) -> tuple[object, Built]:
     """The marker, then the view: a change between the two is seen by the next poll."""
     marker = watch.marker()
-    return marker, watch.build()
+    return marker, watch.build(changed)
 
 
 class Streams:
@@ -223,13 +237,13 @@ class Streams:
     def _heard(self, topics: frozenset[str]) -> None:
         for watcher in list(self._watchers.values()):
             if watcher.wakes and not watcher.topics.isdisjoint(topics):
-                watcher.wake()
+                watcher.wake(topics)
 
     def _reconnected(self) -> None:
         """Listening (again): whatever changed while the connection was lost is read now."""
         for watcher in list(self._watchers.values()):
             if watcher.wakes:
-                watcher.wake()
+                watcher.wake(None)
 
     def close(self) -> None:
         if self._unsubscribe is not None:
