@@ -68,6 +68,9 @@ class Watcher:
         self.version = 0
         self.topics: frozenset[str] = frozenset()
         self.subscribers = 0
+        self.reading = False
+        """While it reads, every write wakes it: what it read may not show a change to a topic it did not watch
+        yet (a new running game, or before its first read)."""
         self.ended = False
         self.error: BaseException | None = None
         self._wake = asyncio.Event()
@@ -102,7 +105,7 @@ class Watcher:
             while True:
                 if data is None or self._wake.is_set():
                     changed = None if data is None else self._changed()
-                    marker, built = await asyncio.to_thread(_read, watch, changed)
+                    marker, built = await self._read(changed)
                 else:
                     with contextlib.suppress(TimeoutError):
                         async with asyncio.timeout(streams.poll_seconds if self.wakes else POLL_SECONDS):
@@ -113,7 +116,7 @@ class Watcher:
                     if now == marker:
                         continue
                     self._changed()
-                    marker, built = await asyncio.to_thread(_read, watch, None)
+                    marker, built = await self._read(None)
                 self.topics = built.topics
                 if built.data != data:
                     data = built.data
@@ -130,6 +133,13 @@ class Watcher:
             self.ended = True
             self._publish(None)
             streams._forget(self)
+
+    async def _read(self, changed: frozenset[str] | None) -> tuple[object, Built]:
+        self.reading = True
+        try:
+            return await asyncio.to_thread(_read, self.watch, changed)
+        finally:
+            self.reading = False
 
     def _publish(self, frame: bytes | None) -> None:
         self.frame = frame
@@ -236,7 +246,7 @@ class Streams:
 
     def _heard(self, topics: frozenset[str]) -> None:
         for watcher in list(self._watchers.values()):
-            if watcher.wakes and not watcher.topics.isdisjoint(topics):
+            if watcher.wakes and (watcher.reading or not watcher.topics.isdisjoint(topics)):
                 watcher.wake(topics)
 
     def _reconnected(self) -> None:
