@@ -354,3 +354,25 @@ def test_two_servers_one_with_two_workers_on_one_postgresql_share_every_entry(po
             s.close()
         stop(one)
         stop(two)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["club", "--workers", "2", "--no-browser"], ["bench", "streams", "--streams", "5", "--entries", "1"]],
+)
+def test_workers_and_the_streams_bench_on_a_database_that_cannot_be_opened_say_so_in_one_line(
+    command: list[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "no" / "such" / "x.sqlite3")
+    done = subprocess.run(
+        [KAISA, *command, "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1", "TERM": "dumb"},
+        check=False,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    said = (done.stdout + done.stderr).strip().splitlines()
+    assert len(said) == 1, said
+    assert "cannot open the database" in said[0]

@@ -301,10 +301,15 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[rank]
 
 
+class BenchProcessError(RuntimeError):
+    """The benchmark's server or stream reader stopped: the one-line reason with the end of its error output."""
+
+
 class _Process:
     """A child process speaking in lines on stdout."""
 
     def __init__(self, args: list[str], stdin: bool = False) -> None:
+        self.part = "server" if args[0] == "serve" else "stream reader"
         self.popen = subprocess.Popen(
             [sys.executable, "-m", "kaisa.bench.streams", *args],
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
@@ -319,7 +324,10 @@ class _Process:
         text = self.popen.stdout.readline()
         if not text:
             assert self.popen.stderr is not None
-            raise RuntimeError(f"a benchmark process ended: {self.popen.stderr.read()[-2000:]}")
+            said = self.popen.stderr.read().strip().splitlines()
+            raise BenchProcessError(
+                f"the benchmark's {self.part} process stopped: {said[-1] if said else 'no error output'}"
+            )
         return text.strip()
 
     def stop(self) -> None:

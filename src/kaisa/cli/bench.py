@@ -146,11 +146,20 @@ def bench_streams(
     """A club night's spectators by the thousand on one server process on 127.0.0.1: markers' answer times, the
     delay to every stream, entries lost or doubled, the server's CPU with the streams open (shared streams, and
     with --before every stream on its own, in the same run)."""
-    from kaisa.bench.streams import print_streams_report, streams_run
+    from kaisa.bench.streams import BenchProcessError, print_streams_report, streams_run
+    from kaisa.records.storage import StorageError, open_store
 
+    if db is not None:
+        try:
+            open_store(db).close()  # reachable, and its tables made, before any process starts
+        except StorageError as error:
+            fail(str(error))
     runs = []
-    for label, shared in ([("before (per stream)", False)] if before else []) + [("after (shared)", True)]:
-        runs.append(streams_run(label, shared, streams, markers, entries, interval, idle, tail, db, console))
+    try:
+        for label, shared in ([("before (per stream)", False)] if before else []) + [("after (shared)", True)]:
+            runs.append(streams_run(label, shared, streams, markers, entries, interval, idle, tail, db, console))
+    except BenchProcessError as error:
+        fail(str(error))
     print_streams_report(runs, console)
 
 
