@@ -19,13 +19,16 @@ import asyncio
 import contextlib
 import itertools
 from collections.abc import AsyncIterator, Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from fastapi.responses import StreamingResponse
 
 from kaisa.records.storage import Store
 from kaisa.records.storage.changes import listen
 
+T = TypeVar("T")
 POLL_SECONDS = 0.5
 """How often a watcher reads its change marker on SQLite (another process's writes are seen no sooner)."""
 FALLBACK_SECONDS = 5.0
@@ -33,6 +36,8 @@ FALLBACK_SECONDS = 5.0
 HEARTBEAT_SECONDS = 15.0
 """A comment line after this long without a view, so that nothing on the way closes a quiet connection."""
 HEARTBEAT = b": still here\n\n"
+READERS = 2
+"""Threads that read the shared watchers' views (each read holds a database connection while it runs)."""
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
@@ -112,7 +117,7 @@ class Watcher:
                             await self._wake.wait()
                     if self._wake.is_set():
                         continue
-                    now = await asyncio.to_thread(watch.marker)
+                    now = await streams.run(watch.marker)
                     if now == marker:
                         continue
                     self._changed()
@@ -137,7 +142,7 @@ class Watcher:
     async def _read(self, changed: frozenset[str] | None) -> tuple[object, Built]:
         self.reading = True
         try:
-            return await asyncio.to_thread(_read, self.watch, changed)
+            return await self.streams.run(_read, self.watch, changed)
         finally:
             self.reading = False
 
@@ -187,6 +192,17 @@ class Streams:
         self._listener: asyncio.Task[None] | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._private = itertools.count()
+        self._readers: ThreadPoolExecutor | None = None
+
+    async def run(self, read: Callable[..., T], *args: Any) -> T:
+        """Run a watcher's read in a worker thread: shared watchers in :data:`READERS` threads of their own, so
+        that a burst of changes neither holds many database connections nor crowds out the markers' answers (the
+        per-stream way in any of asyncio's threads, as before)."""
+        if not self.shared:
+            return await asyncio.to_thread(read, *args)
+        if self._readers is None:
+            self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="kaisa-watch")
+        return await asyncio.get_running_loop().run_in_executor(self._readers, read, *args)
 
     @property
     def watchers(self) -> int:
@@ -266,6 +282,9 @@ class Streams:
             watcher.stop()
         self._watchers.clear()
         self._loop = None
+        if self._readers is not None:
+            self._readers.shutdown(wait=False)
+            self._readers = None
 
 
 __all__ = ["Built", "Streams", "Watch"]
