@@ -33,6 +33,9 @@ POLL_SECONDS = 0.5
 """How often a watcher reads its change marker on SQLite (another process's writes are seen no sooner)."""
 FALLBACK_SECONDS = 5.0
 """How often a watcher reads its change marker on PostgreSQL, where notifications wake it at once."""
+SETTLE_SECONDS = 0.1
+"""How long a woken watcher waits before it reads: the write's own answer goes out first (the fan-out to a thousand
+streams would hold the server's event loop ahead of it), and changes coming together are read once."""
 HEARTBEAT_SECONDS = 15.0
 """A comment line after this long without a view, so that nothing on the way closes a quiet connection."""
 HEARTBEAT = b": still here\n\n"
@@ -109,6 +112,8 @@ class Watcher:
         try:
             while True:
                 if data is None or self._wake.is_set():
+                    if data is not None and self.wakes:
+                        await asyncio.sleep(SETTLE_SECONDS)
                     changed = None if data is None else self._changed()
                     marker, built = await self._read(changed)
                 else:
