@@ -271,7 +271,7 @@ class CompetitionStore:
     # --- helpers ---------------------------------------------------------------------------------------
 
     def _session(self, engine: Any, doing: str) -> AbstractContextManager[Session]:
-        return transaction(engine, doing)
+        return transaction(engine, doing, changes=self.store.changes)
 
     def _row(self, session: Session, competition_id: int, *, lock: bool = False) -> CompetitionRow:
         row = None

@@ -9,13 +9,12 @@ No rules live here: this module turns requests into actions and views.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import io
 import json
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -47,16 +46,15 @@ from kaisa.model import BallId
 from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
+from kaisa.records.storage.changes import event_topic, match_topic
 from kaisa.records.storage.store import RepeatedEntryError
 from kaisa.session import FLAG_QUESTIONS, MatchSession, Played, RuleOptions, RunningBreak, Text
 from kaisa.web import schemas
 from kaisa.web.lan import base_url, is_loopback, reachable_host
 from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
+from kaisa.web.streams import Built, Streams, Watch
 
-POLL_SECONDS = 0.5
-"""How often a spectator stream looks for a change in the database (which any server process may write)."""
-HEARTBEAT_SECONDS = 15.0
 TOKEN_HEADER = "X-Kaisa-Token"
 PocketName = Literal["HL", "HR", "ML", "MR", "FL", "FR"]
 Token = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the match's secret marker token")]
@@ -320,9 +318,6 @@ class ClubService:
         self.table = table
         self.sessions = table.sessions
         self.competitions = CompetitionStore(store)
-        self.break_changes = 0
-        """Breaks begun by this process, for the streams (a break's start is noted in the store, not as an
-        action, so the match's time of change stays the time of its last entry)."""
 
     def _open(self, match_id: int, token: str | None) -> AbstractContextManager[MatchSession]:
         return self.sessions.open(match_id, token=token, marker=True)
@@ -456,7 +451,6 @@ class ClubService:
             running = session.running_break()
             if running is None or running.cue_ball is not cue_ball:
                 session.start_break(cue_ball, since or now)
-                self.break_changes += 1
         return self.view(match_id)
 
     def choose_starter(self, match_id: int, token: str | None, cue_ball: BallId, key: str | None) -> ClubPlayed:
@@ -486,7 +480,6 @@ class ClubService:
             played = self._played(
                 session, key, request, lambda: session.push(TakeBreak(cue_ball, seconds), key=key, body=request)
             )
-            self.break_changes += 1
             played.match = self.view(match_id)
             return played
 
@@ -609,13 +602,22 @@ class ClubService:
             "competition director on the bracket's result form.",
         )
 
-    def event(self, event: str) -> EventView:
+    def event(
+        self, event: str, known: dict[int, ClubView] | None = None, changed: frozenset[str] | None = None
+    ) -> EventView:
         """Every table of the night, each match once: a competition's club match only while its game names it
-        (a start refused or repeated leaves none behind to show as a 0-0 game in progress)."""
+        (a start refused or repeated leaves none behind to show as a 0-0 game in progress). With ``known``
+        views (kept by a stream), only the matches whose topic is in ``changed`` (None: every match) or that are
+        not known yet are read again."""
         seen: dict[int, StoredCompetition | None] = {}
         tables = []
         for info in self.store.list_matches(event=event):
-            view = self.view(info.id, seen)
+            if known is not None and info.id in known and changed is not None and match_topic(info.id) not in changed:
+                view = known[info.id]
+            else:
+                view = self.view(info.id, seen)
+                if known is not None:
+                    known[info.id] = view
             if view.competition is None or view.competition.game is not None:
                 tables.append(view)
         return EventView(event=event, tables=tables)
@@ -700,7 +702,8 @@ class ClubService:
 # --- the router -----------------------------------------------------------------------------------------
 
 
-def club_router(store: Store, table: MatchService) -> APIRouter:
+def club_router(store: Store, table: MatchService, streams: Streams | None = None) -> APIRouter:
+    streams = streams or Streams(store)
     service = ClubService(store, table)
     router = APIRouter(prefix="/api/club", tags=["club"])
     errors: dict[int | str, dict[str, Any]] = {
@@ -848,23 +851,28 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
         return PlainTextResponse(to_json(data), media_type="application/json")
 
     @router.get("/matches/{match_id}/stream", responses=errors, response_class=StreamingResponse)
-    async def match_stream(match_id: int, request: Request) -> StreamingResponse:
+    async def match_stream(match_id: int) -> StreamingResponse:
         """Server-sent events: a ``view`` event with the match whenever it changes (the spectator display)."""
-        service.view(match_id)  # 404 before the stream starts
 
-        def current() -> str:
-            return service.view(match_id).model_dump_json()
+        def build(_changed: frozenset[str] | None) -> Built:
+            return Built(service.view(match_id).model_dump_json(), frozenset({match_topic(match_id)}))
 
-        return _stream(request, lambda: (store.last_change([match_id]), service.break_changes), current)
+        # one watcher per match in this process, however many spectators (404 before the stream starts)
+        return await streams.response(Watch(("match", match_id), build, lambda: store.last_change([match_id])))
 
     @router.get("/events/{event}/stream", response_class=StreamingResponse)
-    async def event_stream(event: str, request: Request) -> StreamingResponse:
+    async def event_stream(event: str) -> StreamingResponse:
         """Server-sent events: an ``event`` view with every table of the club night whenever one changes."""
 
-        def current() -> str:
-            return service.event(event).model_dump_json()
+        tables: dict[int, ClubView] = {}
 
-        return _stream(request, lambda: (store.last_change(event=event), service.break_changes), current)
+        def build(changed: frozenset[str] | None) -> Built:
+            # only the tables whose match changed are read again (a new table, or anything after a poll: all)
+            view = service.event(event, tables, changed)
+            topics = {event_topic(event), *(match_topic(table.id) for table in view.tables)}
+            return Built(view.model_dump_json(), frozenset(topics))
+
+        return await streams.response(Watch(("event", event), build, lambda: store.last_change(event=event)))
 
     return router
 
@@ -990,28 +998,6 @@ def _lan_base(request: Request) -> tuple[str, bool]:
     if host is None:
         return base, True
     return base_url(request.url.scheme, host, request.url.port), False
-
-
-def _stream(request: Request, changed: Any, current: Any) -> StreamingResponse:
-    async def events() -> AsyncIterator[str]:
-        seen: object = object()
-        quiet = 0.0
-        while not await request.is_disconnected():
-            moment = await asyncio.to_thread(changed)
-            if moment != seen:
-                seen = moment
-                quiet = 0.0
-                data = await asyncio.to_thread(current)
-                yield f"event: view\ndata: {data}\n\n"
-            elif quiet >= HEARTBEAT_SECONDS:
-                quiet = 0.0
-                yield ": still here\n\n"
-            await asyncio.sleep(POLL_SECONDS)
-            quiet += POLL_SECONDS
-
-    return StreamingResponse(
-        events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    )
 
 
 __all__ = ["ClubRefusalError", "ClubService", "ClubView", "CompetitionGame", "MarksBody", "club_router", "match_result"]

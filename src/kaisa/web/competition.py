@@ -9,8 +9,8 @@ A game started with a marker opens a club match for its table (:class:`kaisa.web
 per-stroke scorekeeping). Its end flows back by reading, not by a hook in the club: whenever the competition
 is read or its stream sees a change, each running game's club match is read, and a finished one's points,
 innings and longest runs are recorded with the key ``match-<id>`` (so two readers record it once) and the
-search runs. The stream polls the database as the club's scoreboard stream does, so any server process may
-have written the change.
+search runs. The stream is shared (:mod:`kaisa.web.streams`): one watcher per competition per process, woken by
+any server process's write.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
@@ -58,17 +57,17 @@ from kaisa.competition.store import Change, CompetitionStore, StoredCompetition,
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.game import IllegalActionError, MatchState
 from kaisa.records.storage import Store, UnknownMatchError
+from kaisa.records.storage.changes import competition_topic, match_topic
 from kaisa.web import schemas
 from kaisa.web.club import ClubService, CompetitionGame, NewClubMatch, Scoresheet, match_result
 from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
+from kaisa.web.streams import Built, Streams, Watch
 
 TOKEN_HEADER = "X-Kaisa-Token"
 KEY_HEADER = "Idempotency-Key"
-POLL_SECONDS = 0.5
 MAX_IMPORT_BYTES = 2_000_000
 """The largest KaisaKaavio file imported (a 128-player competition's file is about 100 kB)."""
-HEARTBEAT_SECONDS = 15.0
 Token = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the competition director's secret token")]
 Key = Annotated[
     str | None,
@@ -759,6 +758,11 @@ class CompetitionService:
         ids = known[1]
         return (known[0], self.store.last_change(ids) if ids else None)
 
+    def running_matches(self, cid: int) -> tuple[int, ...]:
+        """The club matches of the competition's running games (as of its last :meth:`poll`)."""
+        known = self._running.get(cid)
+        return () if known is None else tuple(known[1])
+
 
 def _request(what: str, body: BaseModel, number: int | None = None) -> str:
     """The hash of a director's change request: what it is, the game it names and its body."""
@@ -812,7 +816,8 @@ def _now() -> str:
 # --- the router -----------------------------------------------------------------------------------------
 
 
-def competition_router(store: Store, table: MatchService) -> APIRouter:
+def competition_router(store: Store, table: MatchService, streams: Streams | None = None) -> APIRouter:
+    streams = streams or Streams(store)
     service = CompetitionService(store, table)
     router = APIRouter(prefix="/api/kaavio", tags=["competitions"])
     errors: dict[int | str, dict[str, Any]] = {
@@ -990,29 +995,16 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
         return attachment(paper.placings_csv(k, lang), "text/csv; charset=utf-8", f"sijoitukset-{cid}.csv")
 
     @router.get("/competitions/{cid}/stream", responses=errors, response_class=StreamingResponse)
-    async def stream(cid: int, request: Request) -> StreamingResponse:
+    async def stream(cid: int) -> StreamingResponse:
         """Server-sent events: a ``view`` event with the competition whenever it or a running game changes."""
-        service.competitions.get(cid)  # 404 before the stream starts
 
-        async def events() -> AsyncIterator[str]:
-            seen: object = object()
-            quiet = 0.0
-            while not await request.is_disconnected():
-                moment = await asyncio.to_thread(service.poll, cid)
-                if moment != seen:
-                    seen = moment
-                    quiet = 0.0
-                    view = await asyncio.to_thread(service.view, cid)
-                    yield f"event: view\ndata: {view.model_dump_json()}\n\n"
-                elif quiet >= HEARTBEAT_SECONDS:
-                    quiet = 0.0
-                    yield ": still here\n\n"
-                await asyncio.sleep(POLL_SECONDS)
-                quiet += POLL_SECONDS
+        def build(_changed: frozenset[str] | None) -> Built:
+            view = service.view(cid)
+            topics = {competition_topic(cid), *(match_topic(m) for m in service.running_matches(cid))}
+            return Built(view.model_dump_json(), frozenset(topics))
 
-        return StreamingResponse(
-            events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        )
+        # one watcher per competition in this process (404 before the stream starts)
+        return await streams.response(Watch(("competition", cid), build, lambda: service.poll(cid)))
 
     return router
 

@@ -552,7 +552,7 @@ class MatchPage {
     // older than the match shown (the stream read it before this page's own answer, and under load delivered it
     // after): applying it would put the page back a step, e.g. to placing W2 with the clock stopped at 0:00
     if (this.view && Date.parse(view.updated_at) < Date.parse(this.view.updated_at)) return;
-    // the stream polls: a view it sends may be one this page was answered a moment ago and has moved past since
+    // the stream sends every change: a view it sends may be one this page was answered a moment ago and has moved past since
     const now = Date.now();
     this.own = this.own.filter((o) => now - o.at < 5000);
     if (this.own.some((o) => o.json === json)) return;
