@@ -89,9 +89,17 @@ def new(
     target: Annotated[int, typer.Option("--target", min=10, max=200, help="Points to win a game, 10 to 200.")] = 60,
     placing: Annotated[str, typer.Option("--placing", help="points, finalists, top3, cup.")] = "points",
     seeding: Annotated[str, typer.Option("--seeding", help="none, 8, 24.")] = "none",
+    search_rerun: Annotated[
+        str,
+        typer.Option(
+            "--search-rerun",
+            help="kaisakaavio: the search runs once per result and once more when KaisaKaavio would (KAAVIO 4.3); "
+            "until_settled: again until it adds nothing (games come out earlier, sometimes other pairs).",
+        ),
+    ] = "kaisakaavio",
 ) -> None:
     """Create a competition file."""
-    from kaisa.competition import Kaavio, KaavioType, PlacingMode, Seeding, Settings
+    from kaisa.competition import Kaavio, KaavioType, PlacingMode, SearchRerun, Seeding, Settings
 
     if path.exists():
         fail(f"{path} already exists; choose another file name")
@@ -107,11 +115,12 @@ def new(
             placing=PlacingMode(placing),
             seeding=Seeding(seeding),
             tables=tuple(t.strip() for t in tables.split(",") if t.strip()),
+            search_rerun=SearchRerun(search_rerun),
         )
     except ValueError as exc:
         fail(
             f"{exc}; types: {', '.join(t.value for t in KaavioType)}; placings: points, finalists, top3, cup; "
-            "seeding: none, 8, 24"
+            f"seeding: none, 8, 24; search rerun: {', '.join(SearchRerun)}"
         )
     _save(path, Kaavio(settings))
     _say(f"created {path}")

@@ -114,6 +114,8 @@ class _Scenario:
         self.met: Counter[frozenset[int]] = Counter()
         self.rounds: dict[int, list[int]] = {p: [] for p in self.players}
         self.added: list[SGame] = []
+        self.again = False
+        self.complete = True
         self.budget = LOOK_AHEAD_BUDGET
         self.relaxed = False
         self.first: dict[frozenset[int], SGame] = {}
@@ -138,6 +140,8 @@ class _Scenario:
         s.met = Counter(self.met)
         s.rounds = {p: list(r) for p, r in self.rounds.items()}
         s.added = []
+        s.again = False
+        s.complete = True
         s.budget = LOOK_AHEAD_BUDGET
         s.relaxed = False
         s.first = dict(self.first)
@@ -227,7 +231,12 @@ class _Scenario:
 
     def run(self, want: set[frozenset[int]] | None = None) -> list[SGame]:
         """The pairs this scenario adds, in order. With ``want``, stop once all of those have come out: the
-        pairs after them cannot change which of ``want`` this scenario holds (the search adds them one by one)."""
+        pairs after them cannot change which of ``want`` this scenario holds (the search adds them one by one);
+        ``complete`` is then False, and ``again`` may miss a reason found after them.
+
+        ``again`` is KaisaKaavio's UusiHakuTarvitaan (HaePelitKierrokselle): the search stopped after a pair
+        across rounds, a pair of the next round or a careful-mode pair, careful mode was reached after pairs
+        were made, or one player of the round was left waiting; KaisaKaavio then searches again once."""
         inn = [p for p in self.players if self.still_in(p)]
         if len(inn) < 2:
             return []
@@ -245,12 +254,21 @@ class _Scenario:
                 break
             g = self.add(a, b)
             if g.r1 < g.round or g.r2 < g.round or g.round > r or careful:
+                self.again = True
                 break
             if want is not None:
                 want = want - {frozenset((a, b))}
                 if not want:
-                    break
+                    self.complete = False
+                    return self.added
+        if self.added and sum(1 for p in inn if self.count[p] < r) == 1:
+            self.again = True  # one player left waiting for an opponent of the next round
         return self.added
+
+    def run_flag(self) -> bool:
+        """Run this scenario to its end: KaisaKaavio's reason to search again (``again``)."""
+        self.run()
+        return self.again
 
     def next_pair(self, r: int) -> tuple[int, int, bool] | None:
         inn = [p for p in self.players if self.still_in(p)]
@@ -259,6 +277,7 @@ class _Scenario:
         careful = len(inn) <= CAREFUL_PLAYERS
         if careful:
             if self.added:
+                self.again = True  # careful mode pairs one game at a time
                 return None
             pick = self.careful(inn)
             if pick is None:
@@ -514,6 +533,15 @@ def _score_state(
     return min(CAP, total + min(CAP, res[0] + total))
 
 
+@dataclass(frozen=True)
+class Found:
+    """What one search (KaisaKaavio's Hae) gives: the pairs to add, and ``again`` when KaisaKaavio would search
+    once more after adding them (UusiHakuTarvitaan in any scenario, KAAVIO 4.3: after a pair across rounds)."""
+
+    pairs: list[Pair]
+    again: bool = False
+
+
 def search(
     players: Iterable[int],
     games: Sequence[SGame],
@@ -525,21 +553,33 @@ def search(
     first scenario. ``games`` holds all games, ``played`` False for the unfinished ones. ``stop_early=False``
     searches every scenario even after no pair can be added any more (the same answer; for the benchmark's
     worst case)."""
+    return search_once(players, games, ko, max_unfinished, stop_early).pairs
+
+
+def search_once(
+    players: Iterable[int],
+    games: Sequence[SGame],
+    ko: int,
+    max_unfinished: int = MAX_UNFINISHED,
+    stop_early: bool = True,
+) -> Found:
+    """:func:`search` with KaisaKaavio's reason to search again (:class:`Found`)."""
     players = sorted(set(players))
     done = [g for g in games if g.played]
     open_ = [g for g in games if not g.played]
     if len(open_) > max_unfinished:
-        return []
+        return Found([])
     first: list[SGame] = []
     alive: set[frozenset[int]] = set()
+    again = False
+    cut: list[int] = []  # scenarios stopped once the pairs still possible had come out
     base = _Scenario(players, done, ko, bool(open_))
     for mask in _scenario_order(len(open_)):
-        scen = []
-        for i, g in enumerate(open_):
-            assert g.p2 is not None
-            loser = g.p2 if mask >> i & 1 else g.p1
-            scen.append(SGame(g.p1, g.p2, g.r1, g.r2, g.round, True, frozenset((loser,))))
-        found = base.with_games(scen, bool(open_)).run(set(alive) if mask and alive else None)
+        scenario = base.with_games(_decided(open_, mask), bool(open_))
+        found = scenario.run(set(alive) if mask and alive else None)
+        again = again or scenario.again
+        if not scenario.complete:
+            cut.append(mask)
         keys = {frozenset((g.p1, g.p2)) for g in found if g.p2 is not None}
         if mask == 0:
             first, alive = found, keys
@@ -547,17 +587,34 @@ def search(
             alive &= keys
         if not alive and stop_early:
             # a pair must come out in every scenario: once none is left, nothing will be added
-            return _final_if_stalled(players, games, ko)
+            return Found(_final_if_stalled(players, games, ko))
     out = [
         Pair(g.p1, g.p2, g.r1, g.r2, g.round) for g in first if g.p2 is not None and frozenset((g.p1, g.p2)) in alive
     ]
-    return out or _final_if_stalled(players, games, ko)
+    if not out:
+        return Found(_final_if_stalled(players, games, ko))
+    for mask in cut:
+        if again:
+            break
+        # KaisaKaavio searches each scenario to its end: the reason to search again may come after the pairs
+        again = base.with_games(_decided(open_, mask), True).run_flag()
+    return Found(out, again)
+
+
+def _decided(open_: Sequence[SGame], mask: int) -> list[SGame]:
+    """The unfinished games decided as scenario ``mask`` has them (bit i set: game i's player 1 loses)."""
+    out = []
+    for i, g in enumerate(open_):
+        assert g.p2 is not None
+        loser = g.p2 if mask >> i & 1 else g.p1
+        out.append(SGame(g.p1, g.p2, g.r1, g.r2, g.round, True, frozenset((loser,))))
+    return out
 
 
 def _scenario_order(k: int) -> list[int]:
-    """All 2^k outcomes of k unfinished games: the first (every player 1 wins), then its opposite, then the
-    rest. Only pairs found in every scenario are added, and scenarios far apart disagree soonest, so the
-    search usually stops after a few scenarios when nothing can be added."""
+    """All 2^k outcomes of k unfinished games: the first (every player 2 wins, KaisaKaavio's first), then its
+    opposite, then the rest. Only pairs found in every scenario are added, and scenarios far apart disagree
+    soonest, so the search usually stops after a few scenarios when nothing can be added."""
     n = 1 << k
     return [0, *([n - 1] if n > 1 else []), *range(1, n - 1)]
 
