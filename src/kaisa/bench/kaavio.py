@@ -61,7 +61,7 @@ def kaavio_benchmark(
         search_mod.search(k.numbers(), games, k.ko)
         times.append(time.perf_counter() - t)
         t = time.perf_counter()
-        search_mod.search(k.numbers(), games, k.ko, stop_early=False)
+        search_mod.search(k.numbers(), games, k.ko, exhaustive=True)
         every.append(time.perf_counter() - t)
         decided = [
             g

@@ -97,6 +97,11 @@ class _Extra:
 
 _NO_EXTRA = _Extra()
 
+#: A look-ahead that passed, as (searcher, opponent, the rest): each pair passed a)-c) and the next searcher's
+#: pair followed, to the end of the round or to a pair everyone else is ahead of. None: it passed otherwise
+#: (the budget ran out, or the last searcher had no candidate left), which proves nothing for later searchers.
+_Path = tuple[int, int, "_Path | None"]
+
 
 class _Scenario:
     """One scenario's state: every game decided, plus the games this search adds (unplayed)."""
@@ -118,6 +123,9 @@ class _Scenario:
         self.complete = True
         self.budget = LOOK_AHEAD_BUDGET
         self.relaxed = False
+        self.reuse = False
+        self.path: _Path | None = None
+        self._proof: tuple[int, int, int, int, _Path | None] | None = None
         self.first: dict[frozenset[int], SGame] = {}
         self._capped: dict[tuple[int, int], int] = {}
         self._inn: list[int] | None = None
@@ -144,6 +152,9 @@ class _Scenario:
         s.complete = True
         s.budget = LOOK_AHEAD_BUDGET
         s.relaxed = False
+        s.reuse = False
+        s.path = None
+        s._proof = None
         s.first = dict(self.first)
         s._capped = {}
         s._inn = None
@@ -250,7 +261,7 @@ class _Scenario:
             if found is None:
                 break
             a, b, careful = found
-            if any(not g.played and (g.has(a) or g.has(b)) for g in self.games):
+            if self.pending[a] or self.pending[b]:  # an unfinished game of either
                 break
             g = self.add(a, b)
             if g.r1 < g.round or g.r2 < g.round or g.round > r or careful:
@@ -271,7 +282,7 @@ class _Scenario:
         return self.again
 
     def next_pair(self, r: int) -> tuple[int, int, bool] | None:
-        inn = [p for p in self.players if self.still_in(p)]
+        inn = self.inn()
         if len(inn) < 2:
             return None
         careful = len(inn) <= CAREFUL_PLAYERS
@@ -311,12 +322,46 @@ class _Scenario:
             v: int | None = cands[0]
         else:
             self.budget = LOOK_AHEAD_BUDGET
-            v = next((c for c in cands if self.check(r, _NO_EXTRA, searchers, cands, h, c)), None)
+            proven = self.proven(r, h)
+            v = None
+            for c in cands:
+                if c == proven:
+                    v = c  # the previous searcher's look-ahead paired h with c and the rest of the round after
+                    break
+                self.path = None
+                if self.check(r, _NO_EXTRA, searchers, cands, h, c):
+                    v = c
+                    break
             if v is None:
+                self._proof = None
                 v = self.dead_end(r, searchers, cands, h)
+            elif self.reuse and v != proven:
+                self._proof = (r, len(self.added), h, v, self.path[2]) if self.path is not None else None
         if v is None or not self.surely_in(v):
             return None
         return h, v
+
+    def proven(self, r: int, h: int) -> int | None:
+        """The opponent the previous searcher's look-ahead paired ``h`` with, when that look-ahead went on to
+        the end of the round (:data:`_Path`) and its own pair was added since.
+
+        Then the check of h with that opponent passes, exactly: the scenario now holds that added pair where the
+        look-ahead held it fixed (the same counts and meetings for everyone else), so the same pairs pass a)-c)
+        and the same searchers follow; the candidates have gained only the two players just paired, and more
+        candidates only add ways to pair the rest; the budget only ever turns a failing look-ahead into a
+        passing one. Candidates before it are still checked in full (the two new ones may let them pass)."""
+        proof = self._proof
+        self._proof = None
+        if proof is None or not self.reuse or self.relaxed:
+            return None
+        rr, n, a, b, path = proof
+        if rr != r or len(self.added) != n + 1 or path is None or path[0] != h:
+            return None
+        last = self.added[-1]
+        if {last.p1, last.p2} != {a, b} or last.round > r:
+            return None
+        self._proof = (r, len(self.added), h, path[1], path[2])
+        return path[1]
 
     def dead_end(self, r: int, searchers: list[int], cands: list[int], h: int) -> int | None:
         """[?] No candidate passes a)-d) (KAAVIO 4.3, 12.5): KaisaKaavio makes no game and the night stalls
@@ -362,18 +407,26 @@ class _Scenario:
         rest_s = [p for p in searchers if p not in (h, v)]
         rest_c = [p for p in cands if p not in (h, v)]
         if not rest_s:
+            self.path = (h, v, None)
             return True
         nxt = rest_s[0]
         if nxt in rest_c:
             rest_c.remove(nxt)
         if len(rest_s) == 1 and not rest_c:
+            self.path = None  # passes only while no candidate is left: not a proof for later
             return True
         if self.budget <= 0:
+            self.path = None
             return True  # [?] look-ahead budget spent: take the candidate that passed a)-c)
         for c in rest_c:
             if self.check(r, extra2, rest_s, rest_c, nxt, c):
+                if self.path is not None:
+                    self.path = (h, v, self.path)
                 return True
-        return all(self.capped(p, r, extra2) > k for p in self.inn())
+        if all(self.capped(p, r, extra2) > k for p in self.inn()):
+            self.path = (h, v, None)  # everyone else is ahead of this pair: it passes whatever follows
+            return True
+        return False
 
     # -- careful mode (4.4) ----------------------------------------------------------------------------------
 
@@ -547,13 +600,13 @@ def search(
     games: Sequence[SGame],
     ko: int,
     max_unfinished: int = MAX_UNFINISHED,
-    stop_early: bool = True,
+    exhaustive: bool = False,
 ) -> list[Pair]:
     """The pairs to add now: those found in every scenario of the unfinished games (4.1), in the order of the
-    first scenario. ``games`` holds all games, ``played`` False for the unfinished ones. ``stop_early=False``
-    searches every scenario even after no pair can be added any more (the same answer; for the benchmark's
-    worst case)."""
-    return search_once(players, games, ko, max_unfinished, stop_early).pairs
+    first scenario. ``games`` holds all games, ``played`` False for the unfinished ones. ``exhaustive``
+    searches every scenario to its end and every look-ahead in full, as KaisaKaavio does (the same answer,
+    slowly: the reference the tests hold the fast search to, and the benchmark's bound)."""
+    return search_once(players, games, ko, max_unfinished, exhaustive).pairs
 
 
 def search_once(
@@ -561,9 +614,14 @@ def search_once(
     games: Sequence[SGame],
     ko: int,
     max_unfinished: int = MAX_UNFINISHED,
-    stop_early: bool = True,
+    exhaustive: bool = False,
 ) -> Found:
-    """:func:`search` with KaisaKaavio's reason to search again (:class:`Found`)."""
+    """:func:`search` with KaisaKaavio's reason to search again (:class:`Found`).
+
+    Fast, with the same answer as ``exhaustive``: it stops at the first scenario that rules every pair out, a
+    scenario stops once the pairs still possible have come out in it, and a searcher whose opponent the
+    previous searcher's look-ahead already paired him with takes that opponent's check as proven
+    (:meth:`_Scenario.fast`)."""
     players = sorted(set(players))
     done = [g for g in games if g.played]
     open_ = [g for g in games if not g.played]
@@ -576,7 +634,8 @@ def search_once(
     base = _Scenario(players, done, ko, bool(open_))
     for mask in _scenario_order(len(open_)):
         scenario = base.with_games(_decided(open_, mask), bool(open_))
-        found = scenario.run(set(alive) if mask and alive else None)
+        scenario.reuse = not exhaustive
+        found = scenario.run(set(alive) if mask and alive and not exhaustive else None)
         again = again or scenario.again
         if not scenario.complete:
             cut.append(mask)
@@ -585,7 +644,7 @@ def search_once(
             first, alive = found, keys
         else:
             alive &= keys
-        if not alive and stop_early:
+        if not alive and not exhaustive:
             # a pair must come out in every scenario: once none is left, nothing will be added
             return Found(_final_if_stalled(players, games, ko))
     out = [
@@ -597,7 +656,9 @@ def search_once(
         if again:
             break
         # KaisaKaavio searches each scenario to its end: the reason to search again may come after the pairs
-        again = base.with_games(_decided(open_, mask), True).run_flag()
+        scenario = base.with_games(_decided(open_, mask), True)
+        scenario.reuse = True
+        again = scenario.run_flag()
     return Found(out, again)
 
 
