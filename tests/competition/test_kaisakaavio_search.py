@@ -150,3 +150,43 @@ def test_4_1_the_search_option_reads_back_from_the_database(store: Store) -> Non
     k.settings = replace(k.settings, search_rerun=SearchRerun.UNTIL_SETTLED)
     cid = competitions.create(k, "director-secret-token-0123")
     assert competitions.get(cid).kaavio.settings.search_rerun == SearchRerun.UNTIL_SETTLED
+
+
+# -- issue 28 (item 7): the fast search gives the exhaustive search's answer -------------------------------------
+
+KINDS = list(KaavioType)
+
+
+def _same_as_exhaustive(k: Kaavio, _added: object) -> None:
+    if not k.search_allowed():
+        return
+    games = k.search_games()
+    fast = search_mod.search_once(k.numbers(), games, k.ko)
+    full = search_mod.search_once(k.numbers(), games, k.ko, exhaustive=True)
+    assert fast == full
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.slow) if s >= 3 else s for s in range(24)])
+def test_4_1_the_fast_search_makes_the_exhaustive_searchs_pairs(seed: int) -> None:
+    """KAAVIO 4.1 tries all 2^k outcomes and 4.3 looks ahead to the end of the round for every candidate; the
+    fast search (stops early, reuses a look-ahead already proven) must give the same pairs and the same reason
+    to search again in every state a night reaches: games started at random as tables free up, corrections
+    (3 x 2 competitions on every run, 21 x 2 more marked slow)."""
+    rng = random.Random(seed)
+    for _ in range(2):
+        n = rng.randrange(8, 41)
+        run(
+            n,
+            rng.choice(KINDS[:-1]),  # the cup has no search (KAAVIO 5)
+            seed=rng.randrange(10**6),
+            tables=rng.randrange(2, 7),
+            correction_rate=0.1,
+            random_start=True,
+            check=_same_as_exhaustive,
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+def test_4_1_the_fast_search_makes_the_exhaustive_searchs_pairs_at_64_players(seed: int) -> None:
+    run(64, KaavioType.DOUBLE, seed=seed, tables=8, correction_rate=0.0, random_start=True, check=_same_as_exhaustive)

@@ -610,10 +610,13 @@ def csv_(
 
 def bench_kaavio(
     players: Annotated[int, typer.Option("--players", min=16, max=128)] = 128,
-    samples: Annotated[int, typer.Option("--samples", min=1, max=200)] = 20,
+    competitions: Annotated[
+        int, typer.Option("--competitions", min=1, max=500, help="Random competitions to run (about 10-40 s each).")
+    ] = 20,
+    tables: Annotated[int, typer.Option("--tables", min=1, max=32)] = 8,
     seed: Annotated[int, typer.Option("--seed")] = 2024,
 ) -> None:
-    """The search after a result with 8 unfinished games: median and worst, against a one-scenario baseline."""
+    """The slowest search over random competitions with games started at random as tables free up."""
     from kaisa.bench.kaavio import kaavio_benchmark, print_kaavio_report
 
-    print_kaavio_report(kaavio_benchmark(players, samples, seed, console), console)
+    print_kaavio_report(kaavio_benchmark(players, competitions, seed, tables, console), console)

@@ -164,7 +164,8 @@ class _Scenario:
 
     def _account(self, g: SGame) -> None:
         self._capped.clear()
-        self._inn = None
+        if g.played:
+            self._inn = None  # a game the search adds puts nobody out
         for p in (g.p1, g.p2):
             if p is None:
                 continue
@@ -308,7 +309,7 @@ class _Scenario:
     # -- fast mode (4.3) -------------------------------------------------------------------------------------
 
     def fast(self, r: int, inn: list[int]) -> tuple[int, int] | None:
-        order = sorted(inn, key=lambda p: (self.count[p], p))
+        order = sorted(inn, key=self.count.__getitem__)  # stable: in number order within a count
         searchers = [p for p in order if self.count[p] < r]
         if not searchers:
             return None
