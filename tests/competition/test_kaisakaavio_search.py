@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -58,7 +59,7 @@ def test_4_1_option_until_settled_searches_again_until_nothing_is_added() -> Non
     assert [h.pair() for h in k.record(g.number, "60", "30")] == [(8, 11), (10, 12), (1, 4)]
 
 
-def test_4_3_the_search_runs_once_more_when_kaisakaavio_asks_for_it() -> None:
+def test_4_3_the_search_runs_once_more_when_kaisakaavio_asks_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Careful mode (8 players, Pudari3: 7 or fewer still in after round 2) pairs one game a search and asks for
     another search (UusiHakuTarvitaan): one result brings both round-3 pairs."""
     k = make(8, KaavioType.KO3, tables=1)
@@ -68,16 +69,13 @@ def test_4_3_the_search_runs_once_more_when_kaisakaavio_asks_for_it() -> None:
     calls: list[search_mod.Found] = []
     real = search_mod.search_once
 
-    def counted(*args: object, **kwargs: object) -> search_mod.Found:
-        found = real(*args, **kwargs)  # type: ignore[arg-type]
+    def counted(*args: Any, **kwargs: Any) -> search_mod.Found:
+        found = real(*args, **kwargs)
         calls.append(found)
         return found
 
-    search_mod.search_once = counted  # type: ignore[assignment]
-    try:
-        added = k.record(g.number, "60", "30")
-    finally:
-        search_mod.search_once = real  # type: ignore[assignment]
+    monkeypatch.setattr(search_mod, "search_once", counted)
+    added = k.record(g.number, "60", "30")
     assert [h.pair() for h in added] == [(4, 5), (6, 7)]
     assert [(len(c.pairs), c.again) for c in calls] == [(1, True), (1, True), (0, False)]
 

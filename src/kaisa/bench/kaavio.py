@@ -67,11 +67,11 @@ def _timing(into: list[Timed], competition: list[int]) -> Iterator[None]:
         )
         return found
 
-    search_mod.search_once = timed  # type: ignore[assignment]
+    search_mod.search_once = timed
     try:
         yield
     finally:
-        search_mod.search_once = real  # type: ignore[assignment]
+        search_mod.search_once = real
 
 
 def kaavio_benchmark(

@@ -1,5 +1,8 @@
 """The search for later rounds (haku, KAAVIO 4): which new games can be added now.
 
+One call is one of KaisaKaavio's searches (:func:`search_once`); whether it runs again is the caller's
+(``Found.again`` is KaisaKaavio's reason to).
+
 The search tries every outcome of the unfinished games (at most 8 of them, 2^k scenarios), searches each as if
 all games were played, and keeps the pairs that come out in every scenario (4.1). Within a scenario, fast mode
 (more than 7 players still in) takes the first candidate that passes the rematch, round and look-ahead checks
@@ -10,7 +13,7 @@ Decisions on the [?] points of KAAVIO.md, each tested in tests/competition/:
 * Knockout status is taken from the *personal* round everywhere (KAAVIO 12.3 and 12.6, second stall): a loss
   puts a player out when his own n-th game is at or after the first KO round.
 * "Both lost" counts one loss to each player, everywhere (12.4).
-* Fast-mode dead end (4.3, 12.5): no game is made; the director can pair by hand.
+* Fast-mode dead end (4.3, 12.5): where KaisaKaavio makes no game, the search goes on (:meth:`_Scenario.dead_end`).
 * Two players left always play (4.5, 12.6 first stall): when exactly two are still in, no game of theirs is
   unfinished and the search found nothing (their game counts are 2 or more apart), the final is made anyway.
 """
