@@ -75,11 +75,17 @@ class _Extra:
     """The pairs the look-ahead has fixed above the current position (4.3 d), with what it asks of them kept
     at hand: each player's count of them up to a round, and the first meeting of each pair."""
 
-    __slots__ = ("_counts", "first", "games")
+    __slots__ = ("_counts", "_parent", "first", "games")
 
-    def __init__(self, games: tuple[SGame, ...] = (), first: dict[frozenset[int], SGame] | None = None) -> None:
+    def __init__(
+        self,
+        games: tuple[SGame, ...] = (),
+        first: dict[frozenset[int], SGame] | None = None,
+        parent: _Extra | None = None,
+    ) -> None:
         self.games = games
         self.first = first or {}
+        self._parent = parent
         self._counts: dict[int, dict[int, int]] = {}
 
     def plus(self, g: SGame) -> _Extra:
@@ -87,14 +93,23 @@ class _Extra:
         assert g.p2 is not None
         first = dict(self.first)
         first.setdefault(frozenset((g.p1, g.p2)), g)
-        return _Extra((*self.games, g), first)
+        return _Extra((*self.games, g), first, self)
 
     def counts(self, cap: int) -> dict[int, int]:
+        """Each player's count of these pairs up to round ``cap``: the parent's (the same pairs less the last,
+        already counted on the way down) and the last pair."""
         c = self._counts.get(cap)
         if c is None:
-            c = self._counts[cap] = Counter(
-                p for g in self.games if g.round <= cap for p in (g.p1, g.p2) if p is not None
-            )
+            if self._parent is None:
+                c = dict(Counter(p for g in self.games if g.round <= cap for p in (g.p1, g.p2) if p is not None))
+            else:
+                c = dict(self._parent.counts(cap))
+                g = self.games[-1]
+                if g.round <= cap:
+                    for p in (g.p1, g.p2):
+                        if p is not None:
+                            c[p] = c.get(p, 0) + 1
+            self._counts[cap] = c
         return c
 
 
@@ -319,7 +334,7 @@ class _Scenario:
         h = searchers[0]
         if not self.surely_in(h):
             return None
-        cands = [p for p in order if self.count[p] >= self.count[h] and p != h]
+        cands = order[1:]  # h is the first in order: every other player has at least his games
         if not cands:
             return None
         if len(cands) == 1:
