@@ -20,6 +20,7 @@ Decisions on the [?] points of KAAVIO.md, each tested in tests/competition/:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -328,7 +329,7 @@ class _Scenario:
 
     def fast(self, r: int, inn: list[int]) -> tuple[int, int] | None:
         order = sorted(inn, key=self.count.__getitem__)  # stable: in number order within a count
-        searchers = [p for p in order if self.count[p] < r]
+        searchers = order[: bisect_left(order, r, key=self.count.__getitem__)]  # those with under r games
         if not searchers:
             return None
         h = searchers[0]
