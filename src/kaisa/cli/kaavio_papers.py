@@ -245,6 +245,8 @@ def replay_cmd(
     r = _guard(lambda: replay(real, tables))
     if r.ok:
         _say(f"the same games: {r.games} of {r.recorded} ({real.settings.name}, {tables} tables)")
+        if r.renumbered:
+            _say(f"{r.renumbered} of them with another game number than the file's (numbers here are never changed)")
     else:
         _say(f"different: {r.en} ({r.games} games made, {r.recorded} recorded)")
         raise typer.Exit(code=1)
