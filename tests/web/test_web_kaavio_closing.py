@@ -6,7 +6,7 @@ Real parts: the app on a SQLite file, and a uvicorn server over SQLite and Postg
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import pytest
@@ -17,7 +17,17 @@ from tests.web.club_helpers import entry
 from tests.web.test_web_kaavio import API, NAMES, Night, client, mark_to_60, server  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-POT = {"call": "K FL", "marks": {"pots": [["K", "FL"]], "first_contact": "K"}}
+POT: dict[str, Any] = {"call": "K FL", "marks": {"pots": [["K", "FL"]], "first_contact": "K"}}
+
+
+class Answer(Protocol):
+    """An HTTP answer, from httpx or from the test client (which may use httpx2)."""
+
+    @property
+    def status_code(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    def json(self) -> Any: ...
 
 
 def marker(url: str) -> tuple[str, dict[str, str]]:
@@ -25,7 +35,7 @@ def marker(url: str) -> tuple[str, dict[str, str]]:
     return f"/api/club/matches/{match_id}", {"X-Kaisa-Token": token}
 
 
-def refused_as_decided(answer: httpx.Response, by: str) -> None:
+def refused_as_decided(answer: Answer, by: str) -> None:
     assert answer.status_code == 409, answer.text
     body = answer.json()
     assert body["code"] == "game-decided"
