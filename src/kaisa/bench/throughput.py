@@ -1,208 +1,130 @@
-"""``kaisa tournament`` and ``kaisa dataset`` throughput: matches and rows per CPU-second, before and after.
+"""Throughput of the research workloads: ``kaisa tournament``'s games and ``kaisa dataset``'s rows per
+CPU-second, on Kaisa's engine and, for the before, with pooltool as the engine (stock, and with the fast
+layer, the default before issue 26), side by side in one process.
 
-*Before* is pooltool 0.6.0 as the physics engine (stock, :func:`kaisa.physics.reference.use_as_engine`), as
-every stroke was played before issue 26; *after* is Kaisa's own engine. Both play the same seeded matches of
-the same schedule (:func:`kaisa.tournament.schedule`) in this process, alternating which engine plays a match
-first, so both see the same machine load; the clock is this process's CPU time (what other processes on a
-shared machine take does not count).
-
-What is timed is the work a tournament's or a data set's worker process does for one match:
-:func:`kaisa.tournament.play_game` (the players' decisions, the strokes, the referee, the record), and for a
-data set also turning the match's stack into rows (:func:`kaisa.research.dataset.stroke_rows`), an Arrow table
-and Parquet bytes. The process pool, the database and the ratings around them are the same for both engines
-and are left out. Tests never assert on these numbers.
+Each seeded game of a round robin is played by the tournament's own :func:`kaisa.tournament.play_game` and
+turned into the data set's rows by :func:`kaisa.research.dataset.match_rows` (which plays it too), once per
+engine, the engines rotating which goes first. Games are bounded to ``actions`` actions so that the pooltool
+rows finish in minutes; the rate is per game so bounded and per action. CPU time is this process's
+(``time.process_time``), so other work on a busy machine does not count. Tests never assert on the figures.
 """
 
 from __future__ import annotations
 
-import io
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-if TYPE_CHECKING:
-    from kaisa.tournament import GameSpec
+ENGINES = ("stock", "fast", "engine")
+"""Stock pooltool, pooltool with the fast layer (the default before issue 26), and Kaisa's engine."""
 
-ENGINES = ("pooltool", "kaisa")
-"""Before (stock pooltool as the engine) and after (Kaisa's engine)."""
+LABELS = {"stock": "stock pooltool", "fast": "pooltool + fast layer (before)", "engine": "Kaisa's engine"}
 
 
 @dataclass
-class EngineThroughput:
-    """What one engine did: matches, their strokes (a data set's rows) and the CPU seconds they took."""
+class Throughput:
+    """CPU seconds, games, actions and rows per engine."""
 
-    engine: str
-    matches: int = 0
-    rows: int = 0
-    play_seconds: float = 0.0
-    """CPU seconds of :func:`kaisa.tournament.play_game`."""
-    rows_seconds: float = 0.0
-    """CPU seconds turning the played matches into rows, an Arrow table and Parquet bytes."""
+    games: int = 0
+    actions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ENGINES, 0))
+    rows: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ENGINES, 0))
+    tournament_cpu: dict[str, float] = field(default_factory=lambda: dict.fromkeys(ENGINES, 0.0))
+    dataset_cpu: dict[str, float] = field(default_factory=lambda: dict.fromkeys(ENGINES, 0.0))
 
-    @property
-    def matches_per_second(self) -> float:
-        """A tournament's matches per CPU-second."""
-        return self.matches / self.play_seconds if self.play_seconds > 0 else 0.0
+    def games_per_cpu_second(self, engine: str) -> float:
+        return self.games / self.tournament_cpu[engine] if self.tournament_cpu[engine] else 0.0
 
-    @property
-    def rows_per_second(self) -> float:
-        """A data set's rows (strokes) per CPU-second: playing and writing."""
-        seconds = self.play_seconds + self.rows_seconds
-        return self.rows / seconds if seconds > 0 else 0.0
+    def rows_per_cpu_second(self, engine: str) -> float:
+        return self.rows[engine] / self.dataset_cpu[engine] if self.dataset_cpu[engine] else 0.0
 
-
-@dataclass(frozen=True)
-class ThroughputBenchmark:
-    kinds: tuple[str, ...]
-    seed: int
-    noise: float
-    max_actions: int | None
-    before: EngineThroughput
-    after: EngineThroughput
-    identical: int
-    """Matches whose records the two engines played identically (pooltool agrees with the engine bit for bit
-    only under its reference BLAS kernel: elsewhere a match may take another course)."""
-    scheduled: int
-    """Matches asked for; fewer were played when the time budget ran out."""
-
-    @property
-    def match_ratio(self) -> float:
-        """After over before: a tournament's matches per CPU-second."""
-        return self.after.matches_per_second / self.before.matches_per_second if self.before.matches_per_second else 0.0
-
-    @property
-    def row_ratio(self) -> float:
-        """After over before: a data set's rows per CPU-second."""
-        return self.after.rows_per_second / self.before.rows_per_second if self.before.rows_per_second else 0.0
-
-
-def _warm_up(spec: GameSpec) -> None:
-    """Load both engines (Kaisa's kernels, pooltool's imports and numba functions) and everything a match and its
-    rows import, with a few actions of ``spec`` on each engine, before anything is timed."""
-    from kaisa.physics import reference
-
-    for engine in ENGINES:
-        _use(engine)
-        try:
-            _play(replace(spec, max_actions=4))
-        finally:
-            reference.use_kaisa_engine()
-
-
-def _play(spec: GameSpec) -> tuple[str, int, float, float]:
-    """Play ``spec`` as a tournament's worker does, then make its rows, an Arrow table and Parquet bytes as a data
-    set does: the record, the rows and the CPU seconds of each part."""
-    import pyarrow.parquet as pq
-
-    from kaisa.research.dataset import MatchRows, stroke_rows, table_of
-    from kaisa.tournament import play_game
-
-    t0 = time.process_time()
-    result = play_game(spec)
-    t1 = time.process_time()
-    assert result.match is not None
-    rows = MatchRows(spec, tuple(stroke_rows(result.match, spec)), result.finished, result.error)
-    pq.write_table(table_of([rows]), io.BytesIO(), compression="zstd")
-    t2 = time.process_time()
-    return result.record, len(rows.rows), t1 - t0, t2 - t1
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            **{f"{e}_games_per_cpu_s": self.games_per_cpu_second(e) for e in ENGINES},
+            **{f"{e}_rows_per_cpu_s": self.rows_per_cpu_second(e) for e in ENGINES},
+            **{f"{e}_actions": self.actions[e] for e in ENGINES},
+        }
 
 
 def _use(engine: str) -> None:
     from kaisa.physics import reference
 
-    if engine == "pooltool":
-        reference.use_as_engine(stock=True)
-    else:
+    if engine == "engine":
         reference.use_kaisa_engine()
+    else:
+        reference.use_as_engine(stock=engine == "stock")
 
 
-def throughput_benchmark(
-    kinds: Sequence[str] = ("baseline", "baseline"),
-    matches: int = 6,
-    seconds: float = 600.0,
+def throughput(
+    games: int = 4,
+    actions: int = 40,
+    kinds: tuple[str, ...] = ("beginner", "baseline"),
     seed: int = 2014,
-    noise: float = 1.0,
-    max_actions: int | None = None,
     console: Console | None = None,
-) -> ThroughputBenchmark:
-    """Play the first ``matches`` matches of the round robin between ``kinds`` (seeded by ``seed``) once with
-    each engine, alternating which goes first, until ``seconds`` of wall-clock time are spent (a match begun is
-    finished; at least one is played). ``max_actions`` cuts each match after that many actions. pooltool is a
-    development dependency (:func:`kaisa.physics.reference.available`)."""
-    from kaisa.physics import reference
-    from kaisa.tournament import schedule
+) -> Throughput:
+    """Play the first ``games`` games of a seeded round robin of ``kinds`` (each bounded to ``actions``
+    actions) as a tournament game and as data set rows, on each engine in turn."""
+    from kaisa.research.dataset import match_rows
+    from kaisa.tournament import play_game
+    from kaisa.tournament.games import schedule
 
-    pairs = len(kinds) * (len(kinds) - 1) // 2
-    specs = schedule(kinds, max(1, -(-matches // max(1, pairs))), seed, noise)[:matches]
-    if max_actions is not None:
-        specs = tuple(replace(s, max_actions=max_actions) for s in specs)
-    _warm_up(specs[0])
-    done = {engine: EngineThroughput(engine) for engine in ENGINES}
-    identical = 0
-    started = time.perf_counter()
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("matches, each engine in turn", total=2 * len(specs))
-        for i, spec in enumerate(specs):
-            if i > 0 and time.perf_counter() - started > seconds:
-                break
-            records = []
-            for engine in ENGINES if i % 2 == 0 else ENGINES[::-1]:
-                _use(engine)
-                try:
-                    record, rows, play_seconds, rows_seconds = _play(spec)
-                finally:
-                    reference.use_kaisa_engine()
-                figures = done[engine]
-                figures.matches += 1
-                figures.rows += rows
-                figures.play_seconds += play_seconds
-                figures.rows_seconds += rows_seconds
-                records.append(record)
-                progress.advance(task)
-            identical += records[0] == records[1]
-    return ThroughputBenchmark(
-        kinds=tuple(kinds),
-        seed=seed,
-        noise=noise,
-        max_actions=max_actions,
-        before=done["pooltool"],
-        after=done["kaisa"],
-        identical=identical,
-        scheduled=len(specs),
-    )
+    specs = [replace(spec, max_actions=actions) for spec in schedule(kinds, games, seed)][:games]
+    result = Throughput(games=len(specs))
+    _use("engine")
+    play_game(replace(specs[0], max_actions=2))  # every kernel loaded before anything is timed
+    try:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("games on three engines", total=len(specs) * len(ENGINES))
+            for i, spec in enumerate(specs):
+                for k in range(len(ENGINES)):
+                    engine = ENGINES[(i + k) % len(ENGINES)]
+                    _use(engine)
+                    t0 = time.process_time()
+                    game = play_game(spec)
+                    t1 = time.process_time()
+                    rows = match_rows(spec)
+                    t2 = time.process_time()
+                    result.tournament_cpu[engine] += t1 - t0
+                    result.dataset_cpu[engine] += t2 - t1
+                    result.actions[engine] += len(game.record.splitlines())
+                    result.rows[engine] += len(rows.rows)
+                    progress.advance(task)
+    finally:
+        _use("engine")
+    return result
 
 
-def print_throughput_report(result: ThroughputBenchmark, console: Console) -> None:
-    cut = f", cut at {result.max_actions} actions" if result.max_actions is not None else ""
-    played = result.after.matches
+def print_throughput_report(result: Throughput, actions: int, console: Console) -> None:
     table = Table(
-        title=f"Throughput: {played} seeded {' v '.join(result.kinds)} matches per engine{cut} (CPU time)",
+        title=f"Tournament games and data set rows per CPU-second: {result.games} seeded games, at most {actions} "
+        "actions each",
         title_justify="left",
     )
     table.add_column("engine")
-    table.add_column("matches", justify="right")
-    table.add_column("strokes", justify="right")
-    table.add_column("tournament: matches/CPU-s", justify="right")
-    table.add_column("dataset: rows/CPU-s", justify="right")
-    for label, figures in (("before: stock pooltool", result.before), ("after: Kaisa's engine", result.after)):
+    table.add_column("games / CPU-s", justify="right")
+    table.add_column("rows / CPU-s", justify="right")
+    table.add_column("v before", justify="right")
+    before = result.rows_per_cpu_second("fast")
+    for engine in ENGINES:
+        rows = result.rows_per_cpu_second(engine)
         table.add_row(
-            label,
-            str(figures.matches),
-            str(figures.rows),
-            f"{figures.matches_per_second:.3f}",
-            f"{figures.rows_per_second:.1f}",
+            LABELS[engine],
+            f"{result.games_per_cpu_second(engine):.3f}",
+            f"{rows:.1f}",
+            f"{rows / before:.2f}x" if before else "-",
         )
     console.print(table)
+    if len(set(result.rows.values())) != 1:
+        console.print(f"[red]the engines' games differ in length[/]: rows {result.rows}")
+    fast_games, engine_games = result.games_per_cpu_second("fast"), result.games_per_cpu_second("engine")
     console.print(
-        f"kaisa tournament: [bold]{result.match_ratio:.1f}x[/] the matches per CPU-second; "
-        f"kaisa dataset: [bold]{result.row_ratio:.1f}x[/] the rows per CPU-second (after v before)"
+        f"tournament: [bold]{engine_games / fast_games:.2f}x[/] the games per CPU-second of before; data set: "
+        f"[bold]{result.rows_per_cpu_second('engine') / before:.2f}x[/] the rows per CPU-second"
     )
-    notes = [f"{result.identical} of {played} matches played identically by both engines"]
-    if played < result.scheduled:
-        notes.append(f"the time budget stopped it after {played} of {result.scheduled} matches")
-    console.print(f"[dim]{'; '.join(notes)}[/]")
+
+
+__all__ = ["Throughput", "print_throughput_report", "throughput"]
