@@ -192,33 +192,3 @@ def bench_ai(
         except OSError as exc:
             fail(f"cannot write {plot}: {exc.strerror or exc}")
         console.print(f"[dim]plot written to {plot}[/]")
-
-
-def bench_throughput(
-    players: Annotated[
-        str, typer.Option("--players", help=f"Computer players, comma-separated; each is {KIND_NAMES}.")
-    ] = "baseline,baseline",
-    matches: Annotated[int, typer.Option("--matches", min=1, max=10_000, help="Matches per engine at most.")] = 6,
-    seconds: Annotated[
-        float, typer.Option("--seconds", min=1.0, help="Wall-clock budget: no match is begun after it.")
-    ] = 600.0,
-    max_actions: Annotated[
-        int | None, typer.Option("--max-actions", min=1, help="Cut each match after this many actions.")
-    ] = None,
-    noise: Annotated[float, typer.Option("--noise", min=0.0, help="Stroke-noise scale (1 = each seat's own).")] = 1.0,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the round robin.")] = 2014,
-) -> None:
-    """kaisa tournament and kaisa dataset: matches and rows per CPU-second with stock pooltool as the engine
-    (before) and with Kaisa's engine (after), the same seeded matches alternating in one process."""
-    from kaisa.bench.throughput import print_throughput_report, throughput_benchmark
-    from kaisa.tournament import TournamentError, schedule
-
-    kinds = split_kinds("--players", players)
-    try:
-        schedule(kinds, 1, seed, noise)
-    except TournamentError as exc:
-        fail(exc)
-    ensure_reference()
-    ensure_physics_ready()
-    result = throughput_benchmark(kinds, matches, seconds, seed, noise, max_actions, console)
-    print_throughput_report(result, console)
