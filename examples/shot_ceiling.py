@@ -4,7 +4,7 @@ Why: ``examples/train_shot.py`` compares a learned policy with the baseline play
 script says how far up a policy could go at all, so that a target such as "twice the baseline" can be checked
 against what the noise allows before anyone trains for it. Run it from the repository::
 
-    .venv/bin/python examples/shot_ceiling.py --positions 200            # about 4 CPU-minutes
+    .venv/bin/python examples/shot_ceiling.py --positions 200            # about 1 CPU-minute (3 with --call agent)
     .venv/bin/python examples/shot_ceiling.py --positions 3 --step 0.2   # smoke test
 
 **Method.** On the held-out positions of ``train_shot.py`` (the same seeds), for each call and each of a few

@@ -2,12 +2,14 @@
 
 A CleanRL-style single file: every choice is here, top to bottom. Run it from the repository::
 
-    .venv/bin/python examples/train_shot.py --noise 1    # about 13 CPU-minutes: 7 minutes on 2 idle cores
+    .venv/bin/python examples/train_shot.py --noise 1    # at most --cpu-budget (14) CPU-minutes in all processes
     .venv/bin/python examples/train_shot.py --generations 2 --population 4 --batch 4 --eval 10 --check 10   # smoke test
 
 **Task.** ``KaisaShot-v0`` with the call given: a random 5-ball layout, W1 to play, a direct pot the
 geometry calls makeable; one stroke with the execution noise of the baseline player's seat (``--noise 1``,
-the default, the environment's default too; ``--noise 0`` plays the stroke exactly).
+the default, the environment's default too; ``--noise 0`` plays the stroke exactly). The policy plays the
+call it is given, as the baseline does, so the two are compared on the same pots; how many of them any
+policy could make at a given noise is what ``examples/shot_ceiling.py`` measures.
 
 **Policy.** Linear in a few features of the position that the script computes from the observation: the
 ghost-ball line to the called pocket (the aim a coach draws), the cut angle, the two distances. Its five
