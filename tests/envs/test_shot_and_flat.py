@@ -286,3 +286,20 @@ def test_the_training_example_runs_and_writes_its_curve_and_numbers(tmp_path: Pa
         assert r["n"] == 20
         assert 0 <= r["low"] <= r["success"] <= r["high"] <= 1
     assert (tmp_path / "learning_curve.png").stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_the_ceiling_example_bounds_the_baseline_on_a_few_positions(tmp_path: Path):
+    """examples/shot_ceiling.py on three positions and a coarse scan (the measured bound is in
+    docs/ENVIRONMENTS.md): the bound is a chance at least the baseline's own aim's."""
+    out = tmp_path / "ceiling.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "shot_ceiling.py"), "--positions", "3", "--step", "0.2",
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(out.read_text())
+    assert summary["positions"] == 3
+    assert 0 <= summary["baseline_expected"] <= summary["bound"] <= 1
+    assert summary["bound"] >= max(summary["bound_per_stroke"].values()) - 1e-12  # the best stroke per position
