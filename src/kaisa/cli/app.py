@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli import advise, bench, common, dataset, kaavio, match, records, rule, serve, simulate, tournament
+from kaisa.cli import advise, bench, common, dataset, kaavio, match, ops, records, rule, serve, simulate, tournament
 from kaisa.cli.common import console
 
 app = typer.Typer(
@@ -55,6 +55,8 @@ app.command("table")(simulate.table_command)
 app.command("tournament")(tournament.tournament_command)
 app.add_typer(kaavio.app, name="kaavio")
 app.command("dataset")(dataset.dataset_command)
+app.command("backup")(ops.backup_command)
+app.command("restore")(ops.restore_command)
 
 bench_app.command("physics")(bench.bench_physics)
 bench_app.command("compiled")(bench.bench_compiled)
