@@ -111,12 +111,17 @@ def test_sqlite_backup_while_the_server_writes_restores_every_match(tmp_path: Pa
     assert refused.returncode == 2
     assert refused.stdout == ""
     assert len(refused.stderr.strip().splitlines()) == 1
-    assert "is not empty" in refused.stderr and "--force" in refused.stderr
+    assert "is not empty" in refused.stderr
+    assert "--force" in refused.stderr
     said = kaisa("restore", str(tmp_path / "during.sqlite3"), "--db", str(target), "--lang", "fi")
-    assert said.returncode == 2 and "on jo tietoja" in said.stderr
+    assert said.returncode == 2
+    assert "on jo tietoja" in said.stderr
     forced = kaisa("restore", str(tmp_path / "during.sqlite3"), "--db", str(target), "--force")
     assert forced.returncode == 0, forced.stderr
-    with open_store(f"sqlite:///{target}") as copy, open_store(f"sqlite:///{tmp_path / 'restored-during.sqlite3'}") as d:
+    with (
+        open_store(f"sqlite:///{target}") as copy,
+        open_store(f"sqlite:///{tmp_path / 'restored-during.sqlite3'}") as d,
+    ):
         assert everything(copy) == everything(d)
 
 
@@ -135,7 +140,8 @@ def test_backup_and_restore_refuse_bad_input_in_one_line(tmp_path: Path) -> None
     ):
         done = kaisa(*args)
         assert done.returncode == 2, (args, done.stdout, done.stderr)
-        assert len(done.stderr.strip().splitlines()) == 1 and said in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert said in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
 
 
@@ -166,15 +172,18 @@ def test_postgresql_backup_restores_every_match(tmp_path: Path, postgres: Postgr
     assert done.returncode == 0, done.stderr
     assert archive.read_bytes().startswith(b"PGDMP")
     into_sqlite = kaisa("restore", str(archive), "--db", str(tmp_path / "x.sqlite3"))
-    assert into_sqlite.returncode == 2 and "PostgreSQL archive" in into_sqlite.stderr
+    assert into_sqlite.returncode == 2
+    assert "PostgreSQL archive" in into_sqlite.stderr
     done = kaisa("restore", str(archive), "--db", target_url)
     assert done.returncode == 0, done.stderr
     with open_store(source_url) as source, open_store(target_url) as copy:
         original = everything(source)
-        assert original and everything(copy) == original
+        assert original
+        assert everything(copy) == original
         some_matches(copy, 1)  # the restored sequences go on from the backup's ids
     refused = kaisa("restore", str(archive), "--db", target_url)
-    assert refused.returncode == 2 and "is not empty" in refused.stderr
+    assert refused.returncode == 2
+    assert "is not empty" in refused.stderr
     forced = kaisa("restore", str(archive), "--db", target_url, "--force")
     assert forced.returncode == 0, forced.stderr
     with open_store(source_url) as source, open_store(target_url) as copy:

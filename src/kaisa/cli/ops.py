@@ -53,8 +53,7 @@ def restore_command(
     except StorageError as error:
         fail(error)
     said = {
-        "fi": f"Palautettu {done.path} tietokantaan {done.url}: {done.matches} ottelua, "
-        f"{done.competitions} kilpailua.",
+        "fi": f"Palautettu {done.path} tietokantaan {done.url}: {done.matches} ottelua, {done.competitions} kilpailua.",
         "en": f"Restored {done.path} into {done.url}: {done.matches} matches, {done.competitions} competitions.",
     }
     console.print(said[lang], markup=False, soft_wrap=True)
