@@ -39,6 +39,7 @@ from kaisa.web import schemas
 from kaisa.web.club import club_router
 from kaisa.web.competition import competition_router
 from kaisa.web.invalid import invalid_request_text
+from kaisa.web.operations import add_health
 from kaisa.web.pages import PAGES
 from kaisa.web.security import OriginGuard
 from kaisa.web.service import MatchService, UnknownActionError, call_of, game_of, position_of, stroke_of
@@ -163,6 +164,7 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
     app.include_router(club_router(store, service))
     app.include_router(competition_router(store, service))
+    add_health(app, store)
 
     # --- reference data ------------------------------------------------------------------------------
 
