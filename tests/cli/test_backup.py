@@ -7,13 +7,15 @@ from __future__ import annotations
 import subprocess
 import threading
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from kaisa.game import MatchConfig
-from kaisa.records.storage import PlayerInfo, Store, open_store
+from kaisa.records.storage import MatchInfo, PlayerInfo, Store, StoredAction, StoredMatch, open_store
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, start_server
 from tests.web.club_helpers import KAISA, entry, new_match, pot, start_kaisa_play, stop, wait_for
 
@@ -24,7 +26,10 @@ def kaisa(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([KAISA, *args], capture_output=True, text=True, timeout=300, check=False)
 
 
-def everything(store: Store) -> dict[int, tuple[object, ...]]:
+Everything = dict[int, tuple[MatchInfo, StoredMatch, list[StoredAction], list[tuple[Any, datetime]]]]
+
+
+def everything(store: Store) -> Everything:
     """Every stored match as typed values: its summary, its entries and state, and its actions with their times."""
     return {
         info.id: (info, store.entries(info.id), store.actions(info.id), store.action_log(info.id))
