@@ -38,6 +38,7 @@ from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router
 from kaisa.web.competition import competition_router
+from kaisa.web.installable import add_service_worker
 from kaisa.web.invalid import invalid_request_text
 from kaisa.web.operations import add_health
 from kaisa.web.pages import PAGES
@@ -165,6 +166,7 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     app.include_router(club_router(store, service))
     app.include_router(competition_router(store, service))
     add_health(app, store)
+    add_service_worker(app)
 
     # --- reference data ------------------------------------------------------------------------------
 
