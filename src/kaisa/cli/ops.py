@@ -9,6 +9,16 @@ import typer
 
 from kaisa.cli.common import DB_HELP, Lang, check_lang, console, fail
 
+def counted(matches: int, competitions: int) -> dict[str, str]:
+    """How many matches and competitions, in Finnish and English."""
+    return {
+        "fi": f"{matches} {'ottelu' if matches == 1 else 'ottelua'}, "
+        f"{competitions} {'kilpailu' if competitions == 1 else 'kilpailua'}",
+        "en": f"{matches} {'match' if matches == 1 else 'matches'}, "
+        f"{competitions} {'competition' if competitions == 1 else 'competitions'}",
+    }
+
+
 FORCE_BACKUP_HELP = "Replace a file already at TARGET."
 FORCE_RESTORE_HELP = "Replace what the database already holds with the backup (without it, only an empty one)."
 
@@ -29,10 +39,10 @@ def backup_command(
         done = backup(db, target, overwrite=force)
     except StorageError as error:
         fail(error)
+    held = counted(done.matches, done.competitions)
     said = {
-        "fi": f"Varmuuskopioitu {done.url} tiedostoon {done.path}: {done.matches} ottelua, "
-        f"{done.competitions} kilpailua.",
-        "en": f"Backed up {done.url} to {done.path}: {done.matches} matches, {done.competitions} competitions.",
+        "fi": f"Varmuuskopioitu {done.url} tiedostoon {done.path}: {held['fi']}.",
+        "en": f"Backed up {done.url} to {done.path}: {held['en']}.",
     }
     console.print(said[lang], markup=False, soft_wrap=True)
 
