@@ -9,6 +9,7 @@ import typer
 
 from kaisa.cli.common import DB_HELP, Lang, check_lang, console, fail
 
+
 def counted(matches: int, competitions: int) -> dict[str, str]:
     """How many matches and competitions, in Finnish and English."""
     return {
