@@ -51,6 +51,7 @@ class DatabaseNotEmptyError(BackupError):
     """The restore's target database already holds records: restoring would replace them."""
 
     code = "database-not-empty"
+    kind = ErrorText("Tietokannassa on jo tietoja.", "The database already holds records.")
 
     def __init__(self, url: str, rows: int) -> None:
         super().__init__(
