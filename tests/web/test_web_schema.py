@@ -219,4 +219,5 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "GET /api/kaavio/competitions/{cid}/results.pdf",
         "GET /api/kaavio/competitions/{cid}/results.csv",
         "GET /api/kaavio/competitions/{cid}/placings.csv",
+        "GET /healthz",
     }
