@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import httpx
@@ -13,7 +14,7 @@ import pytest
 from kaisa.records.storage.migrations import shipped_head
 from kaisa.web.access import shown_target
 from tests.postgres_server import PostgresUnavailableError, start_server
-from tests.web.club_helpers import entry, new_match, pot, serve, start_kaisa_play, stop
+from tests.web.club_helpers import KAISA, entry, new_match, pot, serve, start_kaisa_play, stop
 
 LINE = re.compile(
     r"(?P<time>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) (?P<client>\S+) (?P<method>[A-Z]+) (?P<target>\S+) "
@@ -108,3 +109,21 @@ def test_access_log_targets_hide_secrets_and_stay_one_line() -> None:
     assert shown_target("/club", b"%%%") == "/club?%25%25%25=…"
     assert len(shown_target("/" + "x" * 500, b"")) == 201
     assert shown_target("/api/competitions/12/games/3", b"") == "/api/competitions/12/games/3"
+
+
+def test_club_refuses_a_bad_proxy_address_or_an_unwritable_log_in_one_line(tmp_path: Path) -> None:
+    for args, said in (
+        (("--trusted-proxy", "caddy"), "--trusted-proxy takes the proxy's IP address"),
+        (("--access-log", str(tmp_path / "missing" / "access.log")), "cannot write the access log"),
+    ):
+        done = subprocess.run(
+            [KAISA, "club", "--no-browser", "--port", "0", "--db", str(tmp_path / "c.sqlite3"), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 2, done.stderr
+        assert said in done.stderr
+        assert " / " in done.stderr  # and in Finnish
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -5,7 +5,7 @@
     2026-12-05T18:56:40.123Z 192.0.2.7 POST /api/club/matches/3/strokes 200 12.3ms
 
 time (UTC, milliseconds), client address, method, path, status (``-``: the client left before an answer) and
-duration. Secrets never reach the log: a query string is shown by its parameters' names only (``?since=…``), a
+duration (a live stream's line is written when it closes, with the time it was open). Secrets never reach the log: a query string is shown by its parameters' names only (``?since=…``), a
 path segment that looks like a token (long, letters and digits) as ``…``, and headers (where the marker's token
 travels) not at all. The client address is the one uvicorn gives: the proxy's ``X-Forwarded-For`` only when the
 connection comes from a trusted proxy (``kaisa club --trusted-proxy``), the connection's own address otherwise.
