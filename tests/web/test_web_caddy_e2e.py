@@ -17,6 +17,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,19 +45,75 @@ CLIENT = "127.0.0.2"
 # --- Caddy and the app -------------------------------------------------------------------------------------------
 
 
-@dataclass
 class Front:
-    """Caddy on ``https://kaisa.test:{port}`` in front of an app on ``127.0.0.1:{app_port}``."""
+    """Real Caddy on ``https://kaisa.test:{port}`` with the example Caddyfile (imported under test-only global
+    options: ports, storage, no admin endpoint, no system trust store) in front of an app on
+    ``127.0.0.1:{app_port}``; stopped and started again on the same ports and certificate authority to cut the
+    network for real (Playwright's offline mode does not reach a service worker's own requests)."""
 
-    port: int
-    app_port: int
-    root: Path
-    """Caddy's local root certificate (``tls internal``)."""
-    caddy: subprocess.Popen[bytes]
+    def __init__(self, folder: Path, app_port: int) -> None:
+        caddy = shutil.which("caddy")
+        if caddy is None:
+            pytest.fail(
+                "the Caddy tests need Debian's caddy (apt-get install -y caddy; .ci/run installs it)", pytrace=False
+            )
+        self.executable = caddy
+        self.folder = folder
+        self.port, self.app_port = free_port(), app_port
+        self.root = folder / "data" / "pki" / "authorities" / "local" / "root.crt"
+        """Caddy's local root certificate (``tls internal``)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self.config = folder / "Caddyfile"
+        self.config.write_text(
+            "{\n\tadmin off\n\tskip_install_trust\n"
+            f"\thttp_port {free_port()}\n\thttps_port {self.port}\n\tstorage file_system {folder / 'data'}\n}}\n"
+            f"import {CADDYFILE}\n"
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
 
     @property
     def url(self) -> str:
         return f"https://{SITE}:{self.port}"
+
+    def start(self) -> None:
+        """Start Caddy and wait until it answers over HTTPS."""
+        env = {
+            **os.environ,
+            "HOME": str(self.folder),
+            "XDG_DATA_HOME": str(self.folder / "xdg"),
+            "XDG_CONFIG_HOME": str(self.folder / "xdg"),
+            "KAISA_SITE": f"{SITE}:{self.port}",
+            "KAISA_APP": f"127.0.0.1:{self.app_port}",
+        }
+        log = (self.folder / "caddy.log").open("ab")
+        self.process = subprocess.Popen(
+            [self.executable, "run", "--config", str(self.config), "--adapter", "caddyfile"],
+            stdout=log,
+            stderr=log,
+            env=env,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.process.poll() is None, (self.folder / "caddy.log").read_text()
+            try:
+                if self.root.exists() and self.request("GET", "/healthz")[0] in (200, 502, 503):
+                    return
+            except (OSError, ssl.SSLError, http.client.HTTPException):
+                pass
+            assert time.monotonic() < deadline, "Caddy did not answer over HTTPS within 60 s"
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=15)
+        self.process = None
 
     def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
@@ -74,6 +131,19 @@ class Front:
             return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
 
 
+@contextmanager
+def network_cut(page: Page, front: Front) -> Iterator[None]:
+    """No network for the page: the browser offline and Caddy stopped (nothing answers, not even the service
+    worker's own requests); both back at the end."""
+    page.context.set_offline(True)
+    front.stop()
+    try:
+        yield
+    finally:
+        front.start()
+        page.context.set_offline(False)
+
+
 def direct(port: int, method: str, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
     """A request straight to the app from :data:`CLIENT`, not through the proxy."""
     raw = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(CLIENT, 0))
@@ -85,61 +155,19 @@ def direct(port: int, method: str, path: str, headers: dict[str, str]) -> tuple[
     return answer.status, {k.lower(): v for k, v in answer.getheaders()}
 
 
-def start_caddy(folder: Path, app_port: int) -> Front:
-    """Real Caddy with the example Caddyfile (imported under test-only global options: ports, storage, no admin
-    endpoint, no system trust store), once its HTTPS port answers."""
-    caddy = shutil.which("caddy")
-    if caddy is None:
-        pytest.fail(
-            "the Caddy tests need Debian's caddy (apt-get install -y caddy; .ci/run installs it)", pytrace=False
-        )
-    port, http_port = free_port(), free_port()
-    folder.mkdir(parents=True, exist_ok=True)
-    config = folder / "Caddyfile"
-    config.write_text(
-        "{\n\tadmin off\n\tskip_install_trust\n"
-        f"\thttp_port {http_port}\n\thttps_port {port}\n\tstorage file_system {folder / 'data'}\n}}\n"
-        f"import {CADDYFILE}\n"
-    )
-    env = {
-        **os.environ,
-        "HOME": str(folder),
-        "XDG_DATA_HOME": str(folder / "xdg"),
-        "XDG_CONFIG_HOME": str(folder / "xdg"),
-        "KAISA_SITE": f"{SITE}:{port}",
-        "KAISA_APP": f"127.0.0.1:{app_port}",
-    }
-    log = (folder / "caddy.log").open("wb")
-    process = subprocess.Popen(
-        [caddy, "run", "--config", str(config), "--adapter", "caddyfile"], stdout=log, stderr=log, env=env
-    )
-    front = Front(port, app_port, folder / "data" / "pki" / "authorities" / "local" / "root.crt", process)
-    deadline = time.monotonic() + 60
-    while True:
-        assert process.poll() is None, (folder / "caddy.log").read_text()
-        try:
-            if front.root.exists() and front.request("GET", "/healthz")[0] in (200, 502, 503):
-                return front
-        except (OSError, ssl.SSLError, http.client.HTTPException):
-            pass
-        assert time.monotonic() < deadline, "Caddy did not answer over HTTPS within 60 s"
-        time.sleep(0.2)
-
-
-def stop_caddy(front: Front) -> None:
-    front.caddy.terminate()
-    try:
-        front.caddy.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        front.caddy.kill()
-        front.caddy.wait(timeout=15)
-
-
 @dataclass
 class Club:
     front: Front
     log: Path
     process: subprocess.Popen[str]
+
+    def actions(self, match_id: int) -> int:
+        """How many actions the server has recorded, asked straight (not through Caddy, which may be stopped)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.front.app_port, timeout=30)
+        connection.request("GET", f"/api/matches/{match_id}")
+        actions: int = json.loads(connection.getresponse().read())["actions"]
+        connection.close()
+        return actions
 
 
 @pytest.fixture(scope="module")
@@ -168,12 +196,12 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
         text=True,
         env={**os.environ, "KAISA_ALLOWED_HOSTS": SITE},
     )
-    front = start_caddy(folder / "caddy", app_port)
+    front = Front(folder / "caddy", app_port)
     try:
         wait_for(lambda: front.request("GET", "/healthz")[0] == 200, "kaisa club answering through Caddy", 120)
         yield Club(front, log, process)
     finally:
-        stop_caddy(front)
+        front.stop()
         stop(process)
 
 
@@ -327,30 +355,27 @@ def test_the_marker_page_opens_and_keeps_queueing_with_no_network(club: Club, br
     expect(page.get_by_test_id("entry-title")).to_have_text("Stroke 1: Iida (W1)")
 
     # the Wi-Fi goes, and the marker reloads the page: it opens from the phone, with the match as last seen
-    page.context.set_offline(True)
-    page.reload()
-    page.wait_for_selector("body[data-ready=true]")
-    expect(page.get_by_test_id("entry-title")).to_have_text("Stroke 1: Iida (W1)")
-    touch_stroke(page, pot_k=True, from_hand=True)  # stroke 1 waits on the phone
-    badge = page.get_by_test_id("queue-badge")
-    expect(badge).to_have_text("1 waiting to be sent")
-    # reloaded again with the network still down: the stroke still waits, and the next one joins it
-    page.reload()
-    page.wait_for_selector("body[data-ready=true]")
-    expect(badge).to_have_text("1 waiting to be sent")
-    expect(page.get_by_test_id("queue-item").locator(".queue-label")).to_have_text(["stroke 1"])
-    page.get_by_test_id("queue-who-W1").tap()
-    touch_stroke(page, pot_k=True, from_hand=False)
-    expect(badge).to_have_text("2 waiting to be sent")
-    status, _, body = front.request("GET", f"/api/matches/{match_id}")
-    assert json.loads(body)["actions"] == 3  # nothing reached the server
+    with network_cut(page, front):
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        expect(page.get_by_test_id("entry-title")).to_have_text("Stroke 1: Iida (W1)")
+        touch_stroke(page, pot_k=True, from_hand=True)  # stroke 1 waits on the phone
+        badge = page.get_by_test_id("queue-badge")
+        expect(badge).to_have_text("1 waiting to be sent")
+        # reloaded again with the network still down: the stroke still waits, and the next one joins it
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        expect(badge).to_have_text("1 waiting to be sent")
+        expect(page.get_by_test_id("queue-item").locator(".queue-label")).to_have_text(["stroke 1"])
+        page.get_by_test_id("queue-who-W1").tap()
+        touch_stroke(page, pot_k=True, from_hand=False)
+        expect(badge).to_have_text("2 waiting to be sent")
+        assert club.actions(match_id) == 3  # nothing reached the server
 
     # back on the network: both are sent, in order, and recorded once
-    page.context.set_offline(False)
     strokes_entered(page, 2)
     expect(page.get_by_test_id("score-0")).to_have_text("12")
-    status, _, body = front.request("GET", f"/api/matches/{match_id}")
-    assert json.loads(body)["actions"] == 5
+    assert club.actions(match_id) == 5
     page.context.close()
     assert not errors
 
@@ -363,11 +388,11 @@ def test_the_scoreboard_and_the_browser_table_open_with_no_network(
     page = new_page(browser, errors)
     goto(page, f"{club.front.url}{path}")
     controlled(page)
-    page.context.set_offline(True)
-    page.reload()
-    page.wait_for_selector("body[data-ready=true]")
-    assert page.title().startswith(title)
-    assert page.evaluate("() => location.protocol") == "https:"
+    with network_cut(page, club.front):
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.title().startswith(title)
+        assert page.evaluate("() => location.protocol") == "https:"
     page.context.close()
 
 
@@ -387,11 +412,11 @@ def updatable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     wait_for(lambda: server.started, "the app serving", 60)
-    front = start_caddy(tmp_path / "caddy", sock.getsockname()[1])
+    front = Front(tmp_path / "caddy", sock.getsockname()[1])
     try:
         yield front, versions
     finally:
-        stop_caddy(front)
+        front.stop()
         server.should_exit = True
         thread.join(timeout=20)
 
