@@ -97,7 +97,7 @@ def backup(url: str | os.PathLike[str] | None, target: Path, *, overwrite: bool 
             f"the folder {target.parent} does not exist: create it first, or name a file in an existing folder",
             fi=f"Kansiota {target.parent} ei ole: luo se ensin tai anna tiedosto olemassa olevaan kansioon.",
         )
-    _check_current(parsed)
+    _check_source(parsed)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         _sqlite_backup(_sqlite_path(parsed), target)
@@ -108,7 +108,7 @@ def backup(url: str | os.PathLike[str] | None, target: Path, *, overwrite: bool 
     return _summary(parsed, target)
 
 
-def _check_current(url: URL) -> None:
+def _check_source(url: URL) -> None:
     """The database exists, is reachable and is a kaisa database (its schema at any revision)."""
     if url.get_backend_name() == "sqlite" and not Path(_sqlite_path(url)).is_file():
         raise DatabaseUnavailableError(
