@@ -1,11 +1,13 @@
 """``kaisa club`` behind real Caddy (Debian's package) with ``tls internal``, as deploy/caddy/Caddyfile.club-network
 sets it up, driven by Chromium over HTTPS: the pages load with the security headers, an entry is accepted (the
 Host allow-list and the Origin check at work behind the proxy), forwarded headers are believed from the proxy only;
-and the installable pages (manifest, service worker) open and keep queueing strokes with the network cut, and a
-new version is announced, not mixed in."""
+and the installable pages (manifest, service worker; installable by Chromium's own verdict) open and keep
+queueing strokes with the network cut, and a new version is announced, not mixed in."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import http.client
 import json
 import os
@@ -14,6 +16,7 @@ import shutil
 import socket
 import ssl
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -142,6 +145,36 @@ def network_cut(page: Page, front: Front) -> Iterator[None]:
     finally:
         front.start()
         page.context.set_offline(False)
+
+
+def _der_items(data: bytes, start: int, end: int) -> Iterator[tuple[int, int, int, int]]:
+    """The DER elements between ``start`` and ``end``: each one's tag, where it begins, where its content begins
+    and where it ends."""
+    at = start
+    while at < end:
+        tag, length, body = data[at], data[at + 1], at + 2
+        if length & 0x80:
+            size = length & 0x7F
+            length, body = int.from_bytes(data[body : body + size], "big"), body + size
+        yield tag, at, body, body + length
+        at = body + length
+
+
+def leaf_pin(front: Front) -> str:
+    """The SHA-256 of the public key (SPKI) of the certificate Caddy serves, base64: for Chromium's
+    ``--ignore-certificate-errors-spki-list``, which trusts that certificate as if a known authority had signed
+    it, so the site counts as a secure origin (``--ignore-certificate-errors`` leaves it insecure: not installable)."""
+    context = ssl.create_default_context(cafile=str(front.root))
+    with context.wrap_socket(socket.create_connection(("127.0.0.1", front.port)), server_hostname=SITE) as tls:
+        der = tls.getpeercert(binary_form=True)
+    assert der is not None
+    _, _, certificate, end = next(_der_items(der, 0, len(der)))
+    _, _, tbs, tbs_end = next(_der_items(der, certificate, end))
+    fields = list(_der_items(der, tbs, tbs_end))
+    if fields[0][0] == 0xA0:  # the explicit version
+        fields = fields[1:]
+    _, begin, _, end = fields[5]  # serial, signature, issuer, validity, subject, subjectPublicKeyInfo
+    return base64.b64encode(hashlib.sha256(der[begin:end]).digest()).decode()
 
 
 def direct(port: int, method: str, path: str, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
@@ -378,6 +411,34 @@ def test_the_marker_page_opens_and_keeps_queueing_with_no_network(club: Club, br
     assert club.actions(match_id) == 5
     page.context.close()
     assert not errors
+
+
+def test_the_three_pages_are_installable(club: Club) -> None:
+    """Chromium's own verdict (DevTools' installability errors: none) for the marker's page, the scoreboard and the
+    browser table, in a normal (not incognito) profile trusting Caddy's certificate."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser import chromium_executable
+
+    args = ["--no-sandbox", f"--host-resolver-rules=MAP {SITE} 127.0.0.1"]
+    args.append(f"--ignore-certificate-errors-spki-list={leaf_pin(club.front)}")
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=chromium_executable(), headless=True, args=args
+        )
+        try:
+            page = context.new_page()
+            for path in ("/club", "/scoreboard", "/"):
+                goto(page, f"{club.front.url}{path}")
+                page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+                assert page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.scope)") == (
+                    f"{club.front.url}/"
+                )
+                devtools = context.new_cdp_session(page)
+                assert devtools.send("Page.getInstallabilityErrors") == {"installabilityErrors": []}, path
+                devtools.detach()
+        finally:
+            context.close()
 
 
 @pytest.mark.parametrize(("path", "title"), [("/scoreboard", "Kaisa · scoreboard"), ("/", "Kaisa")])
