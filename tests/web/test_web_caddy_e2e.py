@@ -32,7 +32,7 @@ from playwright.sync_api import Browser, Page, expect
 from kaisa.records.storage import open_store
 from kaisa.web import create_app, installable
 from kaisa.web.security import HostGuard
-from tests.browser import REPOSITORY, chromium
+from tests.browser import REPOSITORY, chromium, chromium_executable
 from tests.postgres_server import free_port
 from tests.web.club_helpers import KAISA, stop, wait_for
 from tests.web.test_web_club_e2e import enter_by_keys, goto, strokes_entered, tap, touch_stroke
@@ -413,17 +413,13 @@ def test_the_marker_page_opens_and_keeps_queueing_with_no_network(club: Club, br
     assert not errors
 
 
-def test_the_three_pages_are_installable(club: Club) -> None:
+def test_the_three_pages_are_installable(club: Club, browser: Browser) -> None:
     """Chromium's own verdict (DevTools' installability errors: none) for the marker's page, the scoreboard and the
     browser table, in a normal (not incognito) profile trusting Caddy's certificate."""
-    from playwright.sync_api import sync_playwright
-
-    from tests.browser import chromium_executable
-
     args = ["--no-sandbox", f"--host-resolver-rules=MAP {SITE} 127.0.0.1"]
     args.append(f"--ignore-certificate-errors-spki-list={leaf_pin(club.front)}")
-    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
-        context = playwright.chromium.launch_persistent_context(
+    with tempfile.TemporaryDirectory() as profile:
+        context = browser.browser_type.launch_persistent_context(
             profile, executable_path=chromium_executable(), headless=True, args=args
         )
         try:
