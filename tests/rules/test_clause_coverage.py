@@ -67,6 +67,15 @@ DECISIONS = (
     "**7h and 8c without a konsti call**: a marker's entry saying the konsti ball was frozen (to a cushion, 7h, or "
     "to the called ball, 8c) for a call that names no konsti is no real stroke's and is refused "
     "(`test_7h_a_frozen_konsti_flag_without_a_konsti_call_is_refused`).",
+    "**2.1, 5 and 8c judged on the stroke, not the call**: a pot that went otherwise than called is void for its "
+    "route (1.3), and the clauses about how a ball went in are judged on how it went in: a kaisa called straight "
+    "but kissed into the middle is not a second direct middle kaisa (2.1 exempts it), one called via a cushion "
+    "but gone straight in is; a middle pot from hand without a cushion is void under 5 whatever the call said; "
+    "an uncalled kyyti, kara or kiss by or off a ball frozen to the called ball is cited under 8c as well "
+    "(`test_2_1_is_judged_on_how_the_kaisa_went_in_not_on_the_call`, "
+    "`test_5_the_middle_pocket_rule_is_judged_on_how_the_ball_went_in`, "
+    "`test_8c_an_uncalled_konsti_off_a_frozen_pair_cites_8c_too`). A marker's entry knows only the call and "
+    "whether the route went as called, so there the call decides.",
 )
 """Decisions in REFERENCE.md's terms where the rulebook does not say, each with the test that holds it."""
 

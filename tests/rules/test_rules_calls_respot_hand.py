@@ -1049,6 +1049,17 @@ def test_5_a_middle_pot_via_a_cushion_from_hand_scores(call, rail, points):
     assert_legal(ruling, points)
 
 
+def test_5_the_middle_pocket_rule_is_judged_on_how_the_ball_went_in():
+    """issue 29 (4): called via a cushion but gone straight into the middle from hand, the pot is void for the
+    route (1.3) and for 5; called straight but gone in via a cushion, only the route voids it."""
+    straight = rule("K rh ML", "strike W1", "ball W1 K", "pocket K ML", state=hand(), start=HAND)
+    assert_void(straight, "1.3")
+    assert void_notes(straight, "5"), [(n.clause, n.en) for n in straight.notes]
+    via_cushion = rule("K ML", "strike W1", "ball W1 K", "rail K rh", "pocket K ML", state=hand(), start=HAND)
+    assert_void(via_cushion, "1.3")
+    assert not void_notes(via_cushion, "5"), [(n.clause, n.en) for n in via_cushion.notes]
+
+
 EXTRA_STEPS = ("strike W1", "ball W1 K", "pocket K FL", "ball W1 R2")
 
 

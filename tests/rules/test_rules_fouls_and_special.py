@@ -785,6 +785,39 @@ def test_8c_literal_option_ignores_the_cue_ball_frozen_to_an_object_ball():
     assert "8c" not in ruling.clauses
 
 
+@pytest.mark.parametrize(
+    ("call", "steps"),
+    [
+        ("K FL", ("strike W1", "ball W1 R1", "ball R1 K", "pocket K FL")),
+        ("K FL", ("strike W1", "ball W1 R1", "ball W1 K", "pocket K FL")),
+        ("K FL", ("strike W1", "ball W1 K", "ball K R1", "pocket K FL")),
+    ],
+    ids=["uncalled kyyti", "uncalled kara", "uncalled kiss"],
+)
+def test_8c_an_uncalled_konsti_off_a_frozen_pair_cites_8c_too(call, steps):
+    """issue 29 (4): a voided pot cites every clause that voids it; an uncalled konsti (1.3) by or off a ball
+    frozen to the called ball is also one 8c gives no points for."""
+    ruling = rule(call, *steps, start=R1_K_FROZEN)
+    assert not ruling.legal_pot
+    assert {"1.3", "8c"} <= set(ruling.clauses)
+    assert_turn_passes(ruling)
+    assert_consistent(ruling)
+    apart = rule(call, *steps, start=R1_K_APART)
+    assert "1.3" in apart.clauses
+    assert "8c" not in apart.clauses
+
+
+def test_2_a_second_uncalled_konsti_on_the_way_is_listed_too():
+    """issue 29 (4): the called ball kisses off R1 and then off R2 on its way (neither called): both are named,
+    the second under 2 (one konsti per pot)."""
+    ruling = rule("K FL", "strike W1", "ball W1 K", "ball K R1", "ball K R2", "pocket K FL")
+    assert not ruling.legal_pot
+    notes = [(n.clause, n.en) for n in ruling.notes]
+    assert any(c == "1.3" and "R1" in en for c, en in notes), notes
+    assert any(c == "2" and "R2" in en for c, en in notes), notes
+    assert_consistent(ruling)
+
+
 def test_8c_from_a_marker_entry():
     final = Position(layout(drop=("K",)))
     ruling = rule_marker(

@@ -153,6 +153,27 @@ def test_2_1_a_second_direct_middle_kaisa_in_a_row_is_void_and_the_turn_passes(p
     assert_consistent(ruling)
 
 
+def test_2_1_is_judged_on_how_the_kaisa_went_in_not_on_the_call():
+    """issue 29 (4): 2.1 exempts a kaisa in the middle off a ball; called direct but kissed in off R1, the pot is
+    void for the route (1.3) only. Called via a cushion but gone straight in, it is also a second direct middle
+    kaisa (2.1)."""
+    off_a_ball = rule(
+        "K ML",
+        "strike W1",
+        "ball W1 K",
+        "ball K R1",
+        "pocket K ML",
+        state=state(w1=30, last_pot_direct_middle_kaisa=True),
+    )
+    assert not off_a_ball.legal_pot
+    assert "1.3" in off_a_ball.clauses
+    assert not note_texts(off_a_ball, "2.1"), [(n.clause, n.en) for n in off_a_ball.notes]
+    straight = rule("K rh ML", *direct_middle("ML"), state=state(w1=30, last_pot_direct_middle_kaisa=True))
+    assert not straight.legal_pot
+    assert "1.3" in straight.clauses
+    assert any("twice in a row" in t for t in note_texts(straight, "2.1"))
+
+
 def test_2_1_a_second_direct_middle_kaisa_earns_no_nakki_and_no_extra_ball():
     ruling = rule(
         "K MR",

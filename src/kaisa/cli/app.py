@@ -12,7 +12,21 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli import advise, bench, common, dataset, kaavio, match, ops, records, rule, serve, simulate, tournament
+from kaisa.cli import (
+    advise,
+    bench,
+    common,
+    dataset,
+    kaavio,
+    kaavio_papers,  # noqa: F401  (importing it adds its commands to the kaavio group)
+    match,
+    ops,
+    records,
+    rule,
+    serve,
+    simulate,
+    tournament,
+)
 from kaisa.cli.common import console
 
 app = typer.Typer(

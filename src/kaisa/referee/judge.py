@@ -205,13 +205,14 @@ class _Judgement:
         if c.konsti_ball_frozen_to_cushion:
             assert call.via is not None
             self.void("7h", "frozen", ball=ball(call.via).text)
-        if call.konsti is not None and (
+        if (call.konsti is not None or c.konsti_balls) and (
             c.konsti_pair_frozen or (self.options.frozen_any_object_balls and c.object_balls_frozen)
         ):
             self.void("8c", "frozen")
         if f.jump_over_mask:
             self.void("7e", "jump")
-        voids = state_voids(call, state)  # 2.1, 6, 5 and 1.2: what the state decides (the call builder's too)
+        # 2.1, 6, 5 and 1.2: what the state decides (the call builder's too), judged on how the ball went in
+        voids = state_voids(call, state, direct=c.went_direct, cushions=c.route_cushions)
         if voids:
             self.voided = True
             self.notes.extend(voids)

@@ -105,6 +105,15 @@ class CalledPotFacts:
     """8c: the konsti ball and the called ball were frozen together at the stroke."""
     object_balls_frozen: bool = False
     """8c, literal reading: any two object balls were frozen together at the stroke."""
+    konsti_balls: frozenset[BallId] = frozenset()
+    """The balls the called ball's pot actually went by or off (kyyti, kara or kiss), called or not: 8c is about
+    the konsti played, not only the one called (issue 29)."""
+    went_direct: bool | None = None
+    """How the called ball actually went in: no cushion on any leg and no konsti (2.1, 5, 1.2). ``None`` when
+    only the call is known (a kirjuri's entry): then it went as called."""
+    route_cushions: int | None = None
+    """Cushion contacts actually made on the pot's legs (5: a middle pot from hand needs one); ``None``: as
+    called."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +240,8 @@ class _RouteReader:
         self.problems: list[tuple[str, Text]] = []
         self.kaka = False
         self.moving = False
+        self.konsti_balls: set[BallId] = set()
+        """The balls actually played as konsti on the way to the drop, whatever the call named."""
 
     def fail(self, text: Text, clause: str = "1.3") -> None:
         self.problems.append((clause, text))
@@ -315,6 +326,12 @@ class _RouteReader:
                     self.fail(
                         cat.say("1.3", "uncalled_konsti", ball=called_name, other=cat.ball(next_contact.other).into)
                     )
+                    _, after = self.leg(b, next_contact.index, end)
+                    if after is not None and after.other not in (None, cue):
+                        assert after.other is not None
+                        self.fail(
+                            cat.say("2", "two_konsti", ball=called_name, other=cat.ball(after.other).into), clause="2"
+                        )
                 return
             assert call.via is not None
             self.check_leg(1, b, leg1)
@@ -573,7 +590,8 @@ def observe(
             last = before[-1] if before else None
             mankeli = last is not None and last.cushion in spec.rails_adjacent_to(call.pocket)
             called_start = start.get(call.ball)
-            via = call.via
+            konsti_balls, route_cushions = _as_played(call, cue, lines, drop)
+            konsti_played = konsti_balls | ({call.via} if call.via is not None else set())
             called = CalledPotFacts(
                 route_ok=not problems,
                 route_problems=problems,
@@ -587,8 +605,11 @@ def observe(
                     and spec.pockets[call.pocket].depth_of(called_start) <= 0
                 ),
                 konsti_ball_frozen_to_cushion=_played_off_frozen(call, cue, lines, drop, frozen_cushion),
-                konsti_pair_frozen=via is not None and frozenset((via, call.ball)) in frozen_pairs,
+                konsti_pair_frozen=any(frozenset((x, call.ball)) in frozen_pairs for x in konsti_played),
                 object_balls_frozen=any(cue not in pair for pair in frozen_pairs),
+                konsti_balls=konsti_balls,
+                went_direct=not konsti_balls and route_cushions == 0,
+                route_cushions=route_cushions,
             )
 
     hand = _hand_facts(log, lines, first_contact, spec)
@@ -623,6 +644,30 @@ def observe(
         from_log=True,
         events=events,
     )
+
+
+def _as_played(
+    call: Call, cue: BallId, lines: dict[BallId, list[_Contact]], drop: int
+) -> tuple[frozenset[BallId], int]:
+    """How the called ball actually went in, whatever was called (2.1, 5 and 8c judge that, not the call): the
+    balls played as konsti (every ball but the cue ball that touched the called ball before the drop, and every
+    ball the cue ball came off before it first touched the called ball) and the cushion contacts on the legs of
+    those balls up to the drop (jaw rattles at the called pocket aside)."""
+    b = call.ball
+    called_line, _ = _strip_rattles([c for c in lines[b] if c.index < drop], call.pocket)
+    konsti = {c.other for c in called_line if c.other is not None and c.other != cue}
+    cue_line = [c for c in lines[cue] if c.index < drop]
+    cue_on_called = next((c.index for c in cue_line if c.other == b), None)
+    if cue_on_called is not None:
+        konsti |= {c.other for c in cue_line if c.index < cue_on_called and c.other is not None}
+    cue_until = cue_on_called if cue_on_called is not None else next((c.index for c in cue_line if c.other), drop)
+    cushions = sum(1 for c in called_line if c.cushion is not None)
+    cushions += sum(1 for c in cue_line if c.index < cue_until and c.cushion is not None)
+    for x in konsti:
+        hit = next((c.index for c in lines[x] if c.other is not None), drop)
+        onto = next((c.index for c in lines[x] if c.other == b), drop)
+        cushions += sum(1 for c in lines[x] if hit < c.index < onto and c.cushion is not None)
+    return frozenset(konsti), cushions
 
 
 def _played_off_frozen(

@@ -93,14 +93,18 @@ def middle_without_cushion_from_hand(pocket: PocketId, cushions: int, state: Gam
     return state.from_hand and pocket.is_middle and cushions == 0
 
 
-def break_direct_middle_kaisa(call: Call, state: GameState) -> bool:
-    """1.2: the breaker may not pot the kaisa directly (no cushion, no konsti) into a middle pocket."""
-    return state.opening and call.ball.is_kaisa and call.pocket.is_middle and call.is_direct
+def break_direct_middle_kaisa(call: Call, state: GameState, *, direct: bool | None = None) -> bool:
+    """1.2: the breaker may not pot the kaisa directly (no cushion, no konsti) into a middle pocket. ``direct``:
+    how it went in, when known; else as called."""
+    went_direct = call.is_direct if direct is None else direct
+    return state.opening and call.ball.is_kaisa and call.pocket.is_middle and went_direct
 
 
-def direct_middle_kaisa_twice(call: Call, state: GameState) -> bool:
-    """2.1: the kaisa directly into a middle pocket twice in a row in one inning."""
-    return call.ball.is_kaisa and call.pocket.is_middle and call.is_direct and state.last_pot_direct_middle_kaisa
+def direct_middle_kaisa_twice(call: Call, state: GameState, *, direct: bool | None = None) -> bool:
+    """2.1: the kaisa directly into a middle pocket twice in a row in one inning (not off a ball, by kyyti or
+    via cushions). ``direct``: how it went in, when known; else as called."""
+    went_direct = call.is_direct if direct is None else direct
+    return call.ball.is_kaisa and call.pocket.is_middle and went_direct and state.last_pot_direct_middle_kaisa
 
 
 def shootout_first_pot_wrong(ball: BallId, pocket: PocketId, state: GameState) -> bool:

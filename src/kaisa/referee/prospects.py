@@ -17,17 +17,22 @@ from kaisa.referee.state import GameState
 from kaisa.table import OFFICIAL, TableSpec
 
 
-def state_voids(call: Call, state: GameState) -> list[RulingItem]:
+def state_voids(
+    call: Call, state: GameState, *, direct: bool | None = None, cushions: int | None = None
+) -> list[RulingItem]:
     """The lines voiding a pot of ``call`` in ``state`` whatever the balls do, in the judge's order: a direct
     middle kaisa again in the inning (2.1), the shoot-out's first pot not the kaisa into a corner (6), a middle
-    pot without a cushion from hand (5, with 1.2 when it is the break's direct middle kaisa)."""
+    pot without a cushion from hand (5, with 1.2 when it is the break's direct middle kaisa). ``direct`` and
+    ``cushions``: how the ball actually went in, when the judge knows it (these clauses are about the pot, not
+    the call); by default as called, which is all a call's prospects can know."""
     out: list[RulingItem] = []
-    if predicates.direct_middle_kaisa_twice(call, state):
+    if predicates.direct_middle_kaisa_twice(call, state, direct=direct):
         out.append(CATALOGUE["2.1"].void("twice"))
     if predicates.shootout_first_pot_wrong(call.ball, call.pocket, state):
         out.append(CATALOGUE["6"].void("first_pot"))
-    if predicates.middle_without_cushion_from_hand(call.pocket, call.cushion_count, state):
-        if predicates.break_direct_middle_kaisa(call, state):
+    route_cushions = call.cushion_count if cushions is None else cushions
+    if predicates.middle_without_cushion_from_hand(call.pocket, route_cushions, state):
+        if predicates.break_direct_middle_kaisa(call, state, direct=direct):
             out.append(CATALOGUE["1.2"].void("break_middle_kaisa"))
         out.append(CATALOGUE["5"].void("middle"))
     return out

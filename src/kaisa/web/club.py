@@ -26,6 +26,8 @@ from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, WithJsonSchema
 
 from kaisa.call import parse_call
+from kaisa.competition import GameState
+from kaisa.competition.store import CompetitionStore, StoredCompetition, UnknownCompetitionError
 from kaisa.errors import KaisaError
 from kaisa.game import (
     Choose,
@@ -34,6 +36,7 @@ from kaisa.game import (
     IllegalActionError,
     MarkedLag,
     MarkedShot,
+    MatchState,
     Phase,
     PlaceW2,
     TakeBreak,
@@ -82,6 +85,9 @@ CreationKey = Annotated[
 ]
 MAX_BREAK_SECONDS = 300.0
 """A break lasts at most five minutes (6)."""
+COMPETITION_NOTE = "kaavio:competition"
+"""The key of the note that ties a club match to the competition whose game it scores (noted when the match is
+made, before any phone has its link; its answer is ``{"competition": id}``)."""
 
 
 # --- request bodies -------------------------------------------------------------------------------------
@@ -184,6 +190,27 @@ class StarterIn(schemas.Strict):
     cue_ball: schemas.CueBallName = Field(description="the cue ball of the player who shoots first in the shoot-out")
 
 
+class CompetitionGame(BaseModel):
+    """The competition game a club match scores, as the kaavio has it now (read from the competition, so a
+    result the director typed or corrected shows here at once)."""
+
+    competition: int
+    name: str
+    """The competition's name."""
+    game: int | None
+    """The game's own number in the kaavio (None: the game no longer names this match)."""
+    round: int | None
+    state: str | None
+    """The game's state in the kaavio (``running``, ``played``)."""
+    points: list[str] | None
+    """The game's result in the kaavio as the match's players 1 and 2, once played."""
+    decided_by: Literal["marker", "director"] | None
+    """Who decided the game: the marker's page ending the match, or the director typing (or correcting) the
+    result. A decided game's club match takes no more entries: a correction goes through the director."""
+    scoresheet_url: str | None
+    bracket_url: str
+
+
 class ClubView(schemas.MatchView):
     """A club match as the marker's page and the scoreboard show it: the match, the physical table, a break in
     progress and when the competition clock last started counting (the last entry other than a break)."""
@@ -195,6 +222,8 @@ class ClubView(schemas.MatchView):
     clock_since: str | None = None
     """When the clock last started counting: the playing time is ``clock.elapsed`` plus the time since then
     while a stroke is due, and a break extends the limit by its length (6)."""
+    competition: CompetitionGame | None = None
+    """The competition game the match scores (started from a kaavio), or None for a club match of its own."""
 
 
 class ClubPlayed(BaseModel):
@@ -233,7 +262,8 @@ class ScoresheetInning(BaseModel):
 class Scoresheet(BaseModel):
     """The match's scoresheet (pöytäkirja): what a club files after a match."""
 
-    id: int
+    id: int | None
+    """The club match's number (None: a competition game played without a marker)."""
     event: str | None
     table_label: str | None
     date: str
@@ -246,6 +276,9 @@ class Scoresheet(BaseModel):
     result: dict[str, Any] | None
     shootout: dict[str, Any] | None
     breaks: dict[str, float]
+    competition: CompetitionGame | None = None
+    """The competition, round and game the match was played for; its ``points`` are the result the kaavio
+    records (the director's, when the director typed or corrected it)."""
 
 
 class ClubRefusalError(IllegalActionError):
@@ -286,6 +319,7 @@ class ClubService:
         self.store = store
         self.table = table
         self.sessions = table.sessions
+        self.competitions = CompetitionStore(store)
         self.break_changes = 0
         """Breaks begun by this process, for the streams (a break's start is noted in the store, not as an
         action, so the match's time of change stays the time of its last entry)."""
@@ -339,12 +373,13 @@ class ClubService:
         another request it is refused."""
         seen = session.answered(key)
         if seen is None:
+            self._check_open(session)
             try:
                 played = act().to_json()
             except RepeatedEntryError as repeated:  # recorded by another process in between
                 seen = repeated.answer
             else:
-                match = self._club_view(ClubView.model_validate(played["match"]))
+                match = self._club_view(ClubView.model_validate(played["match"]), session.state)
                 return ClubPlayed(match=match, action=played["action"], outcome=played["outcome"])
         _same_entry(session, seen, request)
         return ClubPlayed(match=self.view(session.id), action=seen["action"], outcome=seen["outcome"])
@@ -354,6 +389,7 @@ class ClubService:
         with another request is refused)."""
         seen = session.answered(key)
         if seen is None:
+            self._check_open(session)
             try:
                 act()
             except RepeatedEntryError as repeated:
@@ -416,6 +452,7 @@ class ClubService:
                     f"{cue_ball.value}-pelaaja on jo pitänyt taukonsa (6: yksi tauko ottelussa)",
                     f"the {cue_ball.value} player has had their break already (6: one break a match)",
                 )
+            self._check_open(session)
             running = session.running_break()
             if running is None or running.cue_ball is not cue_ball:
                 session.start_break(cue_ball, since or now)
@@ -474,20 +511,114 @@ class ClubService:
 
     # --- reading ------------------------------------------------------------------------------------
 
-    def view(self, match_id: int) -> ClubView:
-        return self._club_view(ClubView.model_validate(self.sessions.view(match_id).to_json()))
+    def view(self, match_id: int, competitions: dict[int, StoredCompetition | None] | None = None) -> ClubView:
+        opened = MatchSession(self.sessions, self.store.open_match(match_id))
+        return self._club_view(ClubView.model_validate(opened.view().to_json()), opened.state, competitions)
 
-    def _club_view(self, view: ClubView) -> ClubView:
+    def _club_view(
+        self, view: ClubView, state: MatchState, competitions: dict[int, StoredCompetition | None] | None = None
+    ) -> ClubView:
         info = self.store.match_info(view.id)
         running: RunningBreak | None = self.sessions.running_break(view.id)
         view.table_label = info.table_label
         view.break_running = None if running is None else running.to_json()
         view.clock_since = self._clock_since(view.id, info.created_at).isoformat()
+        view.competition = self.game_of(view.id, state, competitions)
         return view
 
+    # --- a competition's game ---------------------------------------------------------------------------
+
+    def link(self, match_id: int, competition: int) -> None:
+        """Tie a new club match to the competition whose game it scores (a note kept with the match)."""
+        self.store.note(match_id, COMPETITION_NOTE, {"competition": competition})
+
+    def game_of(
+        self, match_id: int, state: MatchState, competitions: dict[int, StoredCompetition | None] | None = None
+    ) -> CompetitionGame | None:
+        """The competition game club match ``match_id`` scores, read from the kaavio now (``competitions``:
+        the competitions read so far, for a view of many matches)."""
+        note = self.store.answered(match_id, COMPETITION_NOTE)
+        cid = None if note is None else note.get("competition")
+        if not isinstance(cid, int):
+            return None
+        known = {} if competitions is None else competitions
+        if cid not in known:
+            try:
+                known[cid] = self.competitions.get(cid)
+            except UnknownCompetitionError:
+                known[cid] = None
+        stored = known[cid]
+        name = "" if stored is None else stored.kaavio.settings.name
+        bracket = f"/kaavio#/bracket/{cid}"
+        game = None if stored is None else next((g for g in stored.kaavio.games if g.match_id == str(match_id)), None)
+        if stored is None or game is None:
+            return CompetitionGame(
+                competition=cid, name=name, game=None, round=None, state=None, points=None, decided_by=None,
+                scoresheet_url=None, bracket_url=bracket,
+            )  # fmt: skip
+        played = game.state == GameState.PLAYED
+        points = [game.points1, game.points2] if played else None
+        decided: Literal["marker", "director"] | None = None
+        if state.result is not None and state.owners is not None:
+            mine = match_result(state, stored.kaavio.target)
+            decided = "marker" if not played or [mine["points1"], mine["points2"]] == points else "director"
+        elif played:
+            decided = "director"
+        return CompetitionGame(
+            competition=cid,
+            name=name,
+            game=game.number,
+            round=game.round,
+            state=game.state.value,
+            points=points,
+            decided_by=decided,
+            scoresheet_url=f"/club/scoresheet#/kaavio/{cid}/{game.number}",
+            bracket_url=bracket,
+        )
+
+    def _check_open(self, session: MatchSession) -> None:
+        """Refuse an entry to a competition game's club match once the game is decided: by the director's
+        result, or by the match's own end (which the kaavio records): a later change would leave the bracket,
+        the placings and the pöytäkirja telling different results. A correction goes through the director."""
+        game = self.game_of(session.id, session.state)
+        if game is None:
+            return
+        if game.game is None:
+            raise ClubRefusalError(
+                "match-not-in-competition",
+                f"Tämä ottelu ei ole enää kilpailun {game.name} peli: sille ei oteta kirjauksia. Katso kaaviosta, "
+                "millä pöydällä peli pelataan.",
+                f"This match is no longer a game of the competition {game.name}: it takes no entries. Look at the "
+                "bracket for the table the game is played on.",
+            )
+        if game.decided_by is None:
+            return
+        score = "" if game.points is None else f" {game.points[0]}–{game.points[1]}"
+        score_en = "" if game.points is None else f" {game.points[0]}-{game.points[1]}"
+        if game.decided_by == "director":
+            fi = f"Kilpailunjohtaja on kirjannut pelin {game.game} tuloksen{score}"
+            en = f"The competition director has recorded game {game.game}'s result{score_en}"
+        else:
+            fi = f"Peli {game.game} päättyi kirjurin sivulla{score}"
+            en = f"Game {game.game} ended on the marker's page{score_en}"
+        raise ClubRefusalError(
+            "game-decided",
+            f"{fi}: peli on ratkaistu, eikä ottelulle oteta enää kirjauksia. Korjauksen tekee kilpailunjohtaja "
+            "kaavion tulossivulla.",
+            f"{en}: the game is decided and its match takes no more entries. A correction is made by the "
+            "competition director on the bracket's result form.",
+        )
+
     def event(self, event: str) -> EventView:
-        infos = self.store.list_matches(event=event)
-        return EventView(event=event, tables=[self.view(i.id) for i in infos])
+        """Every table of the night, each match once: a competition's club match only while its game names it
+        (a start refused or repeated leaves none behind to show as a 0-0 game in progress)."""
+        seen: dict[int, StoredCompetition | None] = {}
+        tables = []
+        for info in self.store.list_matches(event=event):
+            view = self.view(info.id, seen)
+            if view.competition is None or view.competition.game is not None:
+                tables.append(view)
+        return EventView(event=event, tables=tables)
 
     def stats(self, match_id: int) -> MatchStats:
         config, _state, actions = self.store.load(match_id)
@@ -543,6 +674,7 @@ class ClubService:
             result=view.result,
             shootout=view.shootout,
             breaks={b: float(s) for b, s in (view.clock.get("breaks") or {}).items()},
+            competition=view.competition,
         )
 
     # --- helpers ------------------------------------------------------------------------------------
@@ -749,6 +881,29 @@ CREATION_FIELDS = {
 """The fields of a new match that a repeated creation is compared on, as a refusal names them (fi, en)."""
 
 
+def match_result(state: MatchState, target: int) -> dict[str, Any]:
+    """A finished club match as the kaavio records it, in the match's player order: the scoresheet's points
+    (the match is played to ``target``, so its winner is recorded at the target, or below it marked v after a
+    shoot-out, KAAVIO 7), the innings (the more of the two players') and each player's longest run."""
+    assert state.result is not None and state.owners is not None
+    result = state.result
+    balls: list[BallId] = list(state.owners)
+    recorded = [result.recorded.get(b, 0) for b in balls]
+    won = [b == result.winner for b in balls]
+    texts = []
+    for i in (0, 1):
+        other = recorded[1 - i]
+        mark = "v" if won[i] and (recorded[i] < target or other >= target) else ""
+        texts.append(f"{min(recorded[i], target)}{mark}")
+    return {
+        "points1": texts[0],
+        "points2": texts[1],
+        "innings": max(state.innings.get(b, 0) for b in balls),
+        "longest1": state.longest_run.get(balls[0], 0),
+        "longest2": state.longest_run.get(balls[1], 0),
+    }
+
+
 def _due(session: MatchSession, body: MarkedStrokeIn) -> None:
     """Refuse a stroke entered for another stroke than the one due, or for the other player (an entry a phone
     kept while offline, made against a match that has moved on since): applied, it would be ruled as a stroke
@@ -859,4 +1014,4 @@ def _stream(request: Request, changed: Any, current: Any) -> StreamingResponse:
     )
 
 
-__all__ = ["ClubRefusalError", "ClubService", "ClubView", "MarksBody", "club_router"]
+__all__ = ["ClubRefusalError", "ClubService", "ClubView", "CompetitionGame", "MarksBody", "club_router", "match_result"]

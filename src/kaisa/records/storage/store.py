@@ -588,6 +588,12 @@ class Store:
                 or 0
             )
 
+    def touch(self, match_id: int) -> None:
+        """Mark the match as changed now, for a change its own records do not show (its competition game decided
+        by the director): live displays poll the time of the last change (:meth:`last_change`)."""
+        with self._write(f"marking match {match_id} changed") as session:
+            self._match(session, match_id, lock=True).updated_at = _now()
+
     def set_table_label(self, match_id: int, label: str | None) -> None:
         """Say which physical table the match is played on (the club's number or name; None: not said)."""
         if label is not None and not 0 < len(label) <= TABLE_LABEL_LENGTH:

@@ -152,8 +152,8 @@ export function clubApi(token) {
   return {
     create: (body) => request("POST", "/api/club/matches", body),
     placeW2: (id, point) => request("POST", `${m(id)}/place-w2`, { point }, h),
-    stroke: (id, call, marks) => request("POST", `${m(id)}/strokes`, { call, marks }, h),
-    correct: (id, index, call, marks) => request("PUT", `${m(id)}/strokes/${index}`, { call, marks }, h),
+    // Strokes and corrections are not here: they go through the marker's queue (club.js `send`), which names
+    // every entry with an Idempotency-Key so an entry sent twice is recorded once.
     undo: (id) => request("POST", `${m(id)}/undo`, undefined, h),
     lagWon: (id, winner) => request("POST", `${m(id)}/lag`, { winner }, h),
     takeBreak: (id, cueBall, seconds) => request("POST", `${m(id)}/break`, { cue_ball: cueBall, seconds }, h),

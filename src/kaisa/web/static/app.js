@@ -930,7 +930,6 @@ class MatchMode {
   }
 
   aimCall() {
-    const v = this.data;
     aimAtCall(this, this.cuePosition(), this.tableBalls(), (call, stroke) => api.aim(this.id, call, stroke));
   }
 
@@ -2414,7 +2413,7 @@ function onKey(event) {
 async function showSummary(mode) {
   const v = mode.data;
   if (!v || !v.result) return;
-  let actions = [];
+  let actions;
   try {
     // the whole history a page at a time, the pages asked for together
     const pages = [];
