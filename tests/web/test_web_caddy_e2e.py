@@ -257,8 +257,16 @@ def new_page(browser: Browser, errors: list[str], touch: bool = False) -> Page:
     return page
 
 
-def log_lines(log: Path, pattern: str) -> list[str]:
-    return [line for line in log.read_text().splitlines() if re.search(pattern, line)]
+def log_lines(log: Path, pattern: str, client: str | None = None) -> list[str]:
+    """The access log's lines matching ``pattern``, once one from ``client`` is there (a line is written just
+    after its answer has been sent, so the client may read the answer first)."""
+
+    def found() -> list[str]:
+        return [line for line in log.read_text().splitlines() if re.search(pattern, line)]
+
+    if client is not None:
+        wait_for(lambda: any(line.split()[1] == client for line in found()), f"a log line from {client}", 10)
+    return found()
 
 
 # --- HTTPS in front ------------------------------------------------------------------------------------------
@@ -310,7 +318,7 @@ def test_the_marker_page_over_https_through_caddy(club: Club, browser: Browser) 
 
     # a client's own X-Forwarded-For does not pass Caddy: the log names the client Caddy saw
     front.request("GET", "/healthz?probe=through", headers={"X-Forwarded-For": "203.0.113.9"})
-    (through,) = log_lines(club.log, r"/healthz\?probe=…")
+    (through,) = log_lines(club.log, r"/healthz\?probe=…", "127.0.0.1")
     assert " 127.0.0.1 GET " in through
 
     # straight to the app from a client that is not the proxy: forwarded headers are not believed, and a host
@@ -326,7 +334,8 @@ def test_the_marker_page_over_https_through_caddy(club: Club, browser: Browser) 
     assert status == 200
     assert headers["x-marker-url"].startswith(f"http://{SITE}:{front.app_port}/club#")
     # the page asks for the QR code too, through Caddy (127.0.0.1); the straight request is logged as CLIENT's
-    clients = {line.split()[1] for line in log_lines(club.log, rf"/api/club/matches/{match_id}/marker-qr")}
+    lines = log_lines(club.log, rf"/api/club/matches/{match_id}/marker-qr", CLIENT)
+    clients = {line.split()[1] for line in lines}
     assert clients == {"127.0.0.1", CLIENT}
     assert "203.0.113.9" not in club.log.read_text()
     status, _ = direct(front.app_port, "GET", "/healthz", {"Host": "evil.example", "X-Forwarded-For": "127.0.0.1"})
