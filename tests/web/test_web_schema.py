@@ -221,4 +221,5 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "GET /api/kaavio/competitions/{cid}/placings.csv",
         "GET /api/kaavio/competitions/{cid}/games/{number}/scoresheet",
         "GET /api/kaavio/competitions/{cid}/games/{number}/scoresheet.pdf",
+        "GET /healthz",
     }

@@ -20,6 +20,7 @@ from kaisa.cli import (
     kaavio,
     kaavio_papers,  # noqa: F401  (importing it adds its commands to the kaavio group)
     match,
+    ops,
     records,
     rule,
     serve,
@@ -68,6 +69,8 @@ app.command("table")(simulate.table_command)
 app.command("tournament")(tournament.tournament_command)
 app.add_typer(kaavio.app, name="kaavio")
 app.command("dataset")(dataset.dataset_command)
+app.command("backup")(ops.backup_command)
+app.command("restore")(ops.restore_command)
 
 bench_app.command("physics")(bench.bench_physics)
 bench_app.command("compiled")(bench.bench_compiled)

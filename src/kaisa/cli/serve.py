@@ -27,6 +27,14 @@ WORKERS_HELP = (
 )
 WORKER_ENV = "KAISA_WORKER_SETTINGS"
 """How ``--workers`` hands the database and the address to its server processes (which import the app anew)."""
+ACCESS_LOG_HELP = (
+    "Write one line per request (time, client, method, path, status, duration; no tokens) to this file, "
+    "or - for stderr (systemd's journal)."
+)
+TRUSTED_PROXY_HELP = (
+    "The address of the HTTPS proxy in front (e.g. 127.0.0.1 for Caddy on this machine): its X-Forwarded-For and "
+    "X-Forwarded-Proto are believed, nobody else's. Repeat for several."
+)
 
 
 class TlsFilesError(Exception):
@@ -97,9 +105,12 @@ def play_command(
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
     certfile: Annotated[Path | None, typer.Option("--certfile", help=CERT_HELP)] = None,
     keyfile: Annotated[Path | None, typer.Option("--keyfile", help=KEY_HELP)] = None,
+    access_log: Annotated[str | None, typer.Option("--access-log", help=ACCESS_LOG_HELP)] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", help=TRUSTED_PROXY_HELP)] = None,
 ) -> None:
     """The browser table: serve the page and its API, and open it in the browser (the main job)."""
-    serve(host, port, db, no_browser, "/", tls=tls_files(certfile, keyfile))
+    front = front_of(access_log, trusted_proxy or [])
+    serve(host, port, db, no_browser, "/", tls=tls_files(certfile, keyfile), front=front)
 
 
 def club_command(
@@ -112,13 +123,66 @@ def club_command(
     certfile: Annotated[Path | None, typer.Option("--certfile", help=CERT_HELP)] = None,
     keyfile: Annotated[Path | None, typer.Option("--keyfile", help=KEY_HELP)] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help=WORKERS_HELP)] = 1,
+    access_log: Annotated[str | None, typer.Option("--access-log", help=ACCESS_LOG_HELP)] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", help=TRUSTED_PROXY_HELP)] = None,
 ) -> None:
     """Scorekeeping for real club matches: the same server, opening the marker's page (/club); the spectator
     scoreboard is at /scoreboard."""
+    front = front_of(access_log, trusted_proxy or [])
     if workers > 1:
-        serve_workers(host, port, db, workers, tls=tls_files(certfile, keyfile))
+        serve_workers(host, port, db, workers, tls=tls_files(certfile, keyfile), front=front)
         return
-    serve(host, port, db, no_browser, "/club", tls=tls_files(certfile, keyfile))
+    serve(host, port, db, no_browser, "/club", tls=tls_files(certfile, keyfile), front=front)
+
+
+# --- behind a proxy: forwarded headers and the access log ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Front:
+    """What stands in front of the app: the proxies whose forwarded headers are trusted (none: the headers are
+    ignored) and the access log's stream (None: no log)."""
+
+    trusted_proxies: tuple[str, ...] = ()
+    access_log: Any = None
+
+    def wrap(self, app: Any) -> Any:
+        from kaisa.web.access import AccessLog
+
+        return app if self.access_log is None else AccessLog(app, self.access_log)
+
+    def uvicorn_options(self) -> dict[str, Any]:
+        """uvicorn's proxy-header settings: X-Forwarded-* read only from the trusted proxies."""
+        if not self.trusted_proxies:
+            return {"proxy_headers": False}
+        return {"proxy_headers": True, "forwarded_allow_ips": list(self.trusted_proxies)}
+
+
+def front_of(access_log: str | None, trusted_proxies: list[str]) -> Front:
+    """The checked ``--access-log`` and ``--trusted-proxy``: an address or network each, a log file that can be
+    appended to; else one line and exit status 2."""
+    import ipaddress
+
+    for proxy in trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            fail(
+                f"--trusted-proxy takes the proxy's IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24), not "
+                f"{proxy!r} / --trusted-proxy on välityspalvelimen IP-osoite tai verkko, esim. 127.0.0.1"
+            )
+    stream: Any = None
+    if access_log == "-":
+        stream = sys.stderr
+    elif access_log is not None:
+        try:
+            stream = open(access_log, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (open while serving)
+        except OSError as error:
+            fail(
+                f"cannot write the access log {access_log}: {error.strerror or error} / "
+                f"pääsylokia {access_log} ei voi kirjoittaa: {error.strerror or error}"
+            )
+    return Front(tuple(trusted_proxies), stream)
 
 
 def listen_socket(host: str, port: int) -> socket.socket:
@@ -192,6 +256,9 @@ class StartingApp:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if not self._ready.is_set():
+            if scope["type"] == "http" and scope["path"] == "/healthz":
+                await self._starting(scope, receive, send)
+                return
             static = scope["type"] == "http" and scope["method"] in ("GET", "HEAD")
             if static and await self._static(scope, receive, send):
                 return
@@ -207,6 +274,17 @@ class StartingApp:
                 )
             return
         await self._app(scope, receive, send)
+
+    @staticmethod
+    async def _starting(scope: Any, receive: Any, send: Any) -> None:
+        """``/healthz`` while loading: 503, starting (a monitor is not held up by the warm-up)."""
+        from starlette.responses import JSONResponse
+
+        from kaisa.web.operations import STARTING
+        from kaisa.web.security import with_security_headers
+
+        answer = JSONResponse(STARTING.model_dump(), status_code=503, headers={"Retry-After": "2"})
+        await answer(scope, receive, with_security_headers(send))
 
     async def _static(self, scope: Any, receive: Any, send: Any) -> bool:
         from starlette.responses import FileResponse
@@ -226,7 +304,16 @@ class StartingApp:
         return True
 
 
-def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, tls: TlsFiles | None = None) -> None:
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    no_browser: bool,
+    page: str,
+    *,
+    tls: TlsFiles | None = None,
+    front: Front | None = None,
+) -> None:
     """Listen, serve the pages at once, and open the database, the app and the physics in the background
     (:class:`StartingApp`): the main thread imports neither SQLAlchemy nor the physics, so the page answers
     about a second after the command starts. A database that cannot be opened stops the server with the
@@ -279,7 +366,8 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, 
     from kaisa.web.security import HostGuard
 
     starting = StartingApp(load, refuse, start=False)
-    app = HostGuard(starting, [host])  # DNS rebinding: only IP addresses, localhost and --host reach it
+    front = front or Front()
+    app = front.wrap(HostGuard(starting, [host]))  # DNS rebinding: only IP addresses, localhost and --host reach it
     console.print(f"[bold]Kaisa {__version__}[/]: {what} is at [link={url}]{url}[/link]")
     if host in WILDCARD_HOSTS:
         lan = lan_address()
@@ -301,6 +389,7 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, 
             lifespan="off",
             ssl_certfile=None if tls is None else tls.certfile,
             ssl_keyfile=None if tls is None else tls.keyfile,
+            **front.uvicorn_options(),
         )
     )
     servers.append(server)
@@ -320,7 +409,9 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, 
         fail(refused[0])
 
 
-def serve_workers(host: str, port: int, db: str | None, workers: int, *, tls: TlsFiles | None = None) -> None:
+def serve_workers(
+    host: str, port: int, db: str | None, workers: int, *, tls: TlsFiles | None = None, front: Front | None = None
+) -> None:
     """``kaisa club --workers N``: N server processes (uvicorn's supervisor, which restarts one that dies) accepting
     on one listening socket, each with its own app (:func:`worker_app`) on the one database. The database is
     opened (and migrated) here first, so that one that cannot be opened stops the command with one line."""
@@ -348,7 +439,10 @@ def serve_workers(host: str, port: int, db: str | None, workers: int, *, tls: Tl
         f"[bold]Kaisa {__version__}[/]: the marker's page is at [link={url_shown}]{url_shown}[/link] "
         f"({workers} server processes)"
     )
-    os.environ[WORKER_ENV] = json.dumps({"db": url, "host": host})
+    front = front or Front()
+    log = None if front.access_log is None else getattr(front.access_log, "name", None)
+    # each process opens the access log for appending itself (a line is one write: processes do not mix lines)
+    os.environ[WORKER_ENV] = json.dumps({"db": url, "host": host, "access_log": log})
     config = uvicorn.Config(
         "kaisa.cli.serve:worker_app",
         factory=True,
@@ -357,6 +451,7 @@ def serve_workers(host: str, port: int, db: str | None, workers: int, *, tls: Tl
         timeout_graceful_shutdown=2,
         ssl_certfile=None if tls is None else tls.certfile,
         ssl_keyfile=None if tls is None else tls.keyfile,
+        **front.uvicorn_options(),
     )
     Multiprocess(config, sockets=[sock]).run()
 
@@ -373,4 +468,6 @@ def worker_app() -> Any:
     settings = json.loads(os.environ[WORKER_ENV])
     app = create_app(open_store(settings["db"]), close_store=True)
     app.state.bind_host = settings["host"]
-    return HostGuard(app, [settings["host"]])
+    log = settings.get("access_log")
+    front = front_of("-" if log == "<stderr>" else log, [])  # the proxies are uvicorn's settings, made above
+    return front.wrap(HostGuard(app, [settings["host"]]))

@@ -38,7 +38,9 @@ from kaisa.table import OFFICIAL, table_to_json
 from kaisa.web import schemas
 from kaisa.web.club import club_router
 from kaisa.web.competition import competition_router
+from kaisa.web.installable import add_service_worker
 from kaisa.web.invalid import invalid_request_text
+from kaisa.web.operations import add_health
 from kaisa.web.pages import PAGES
 from kaisa.web.security import OriginGuard
 from kaisa.web.service import MatchService, UnknownActionError, call_of, game_of, position_of, stroke_of
@@ -165,6 +167,8 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     app.state.streams = Streams(store)  # the live views' watchers, shared by every spectator's stream
     app.include_router(club_router(store, service, app.state.streams))
     app.include_router(competition_router(store, service, app.state.streams))
+    add_health(app, store)
+    add_service_worker(app)
 
     # --- reference data ------------------------------------------------------------------------------
 

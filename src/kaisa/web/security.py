@@ -8,6 +8,9 @@ reachable from other web sites a browser on the same machine or network visits.
 - :class:`OriginGuard` answers 403 to a state-changing request (POST, PUT, PATCH, DELETE) sent by a page of
   another origin: its ``Origin`` names another host, or ``Sec-Fetch-Site`` says ``cross-site``. Browsers send
   these even on body-less requests such as ``POST /api/matches/1/undo``, which CORS never pre-flights.
+- Behind an HTTPS proxy (Caddy, docs/DEPLOY.md) the proxy passes the browser's ``Host`` on, so both guards keep
+  working; ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the addresses given to
+  ``kaisa club --trusted-proxy`` (uvicorn's proxy headers), never from any other client.
 - An id in the path must be plain digits: ``/api/matches/1.0`` is refused, not read as match 1.
 - Every answer carries security headers (no sniffing, no framing, no referrer: club links carry tokens), and
   the server's clock in milliseconds (``X-Kaisa-Time``): the live club clock counts from the server's time of

@@ -1,6 +1,7 @@
 // The marker's entries on their way to the server. Every entry gets a key made on this phone and is kept in the
-// page's own storage (localStorage: phones reach `kaisa club` by plain HTTP on the club's network, where service
-// workers are not allowed) until the server confirms it. The server records a key once and answers a repeat
+// page's own storage (localStorage: it works over plain HTTP on the club's network too, where service workers are
+// not allowed; behind HTTPS the service worker, sw.js, also keeps the page itself for a reload with no network)
+// until the server confirms it. The server records a key once and answers a repeat
 // with the first answer, so an entry whose answer was lost (a dropped connection, a server restarted) is sent
 // again safely. While the connection is down the entries wait here, in order, and go when it returns.
 
