@@ -263,8 +263,9 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
     @app.post("/api/matches/{match_id}/aim", responses=ERRORS, tags=["play"])
     def aim(match_id: int, body: schemas.AimIn) -> schemas.AimOut:
-        """The aim helper: the centre of the window of directions that pots the call with this stroke (its
-        speed, spin and elevation kept), found with the physics. Reads the match, records nothing."""
+        """The aim helper: the centre of the window of directions that pots the call, found with the physics,
+        with the person's speed and spin if they pot, else a speed and spin that do; ``found`` false (200) when
+        nothing pots, with what to try. Reads the match, records nothing."""
         return service.aim(match_id, parse_call(body.call), stroke_of(body.stroke))
 
     @app.post("/api/matches/{match_id}/hint", responses=ERRORS, tags=["play"])

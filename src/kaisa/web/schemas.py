@@ -395,12 +395,19 @@ class StudyAimIn(AimIn):
 
 
 class AimOut(BaseModel):
-    """The centre of the window of directions that pots the call (the physics), its width and the speed."""
+    """The centre of the window of directions that pots the call (the physics), its width and the stroke that
+    pots; or ``found`` false when nothing the helper tried pots (a normal answer, not an error), with ``said``
+    saying what to try."""
 
     direction: float
     width: float
     speed: float
     simulations: int
+    side: float = 0.0
+    follow: float = 0.0
+    found: bool = True
+    said: dict[str, str] | None = None
+    """``{"fi": ..., "en": ...}``: what the helper changed to pot, or that nothing pots and what to try."""
 
 
 class FieldError(BaseModel):

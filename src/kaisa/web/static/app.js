@@ -291,14 +291,15 @@ function aimFrom(origin, p) {
 
 /** "Aim at the called pot": first the ghost-ball aim at once, then the centre of the window of directions
  * that pots the call with the physics (`ask(call, stroke)` is the match's or the study table's aim request);
- * the speed is kept unless it pots in no direction, then the helper's speed is taken. */
+ * the speed and spin are kept unless they pot in no direction, then the helper's are taken (and it says so).
+ * When nothing pots, the aim stays where it was and the status says what to try. */
 async function aimAtCall(mode, cue, balls, ask) {
-  const status = $("aim-status");
   const c = app.call.current();
   if (!c.ball || !c.pocket || !balls[c.ball] || !cue) {
     showMessage(t("stroke.aimNeedsCall"), "info");
     return;
   }
+  const before = app.stroke.value.direction;
   app.stroke.set({ direction: normaliseDirection(app.view.geo.ghostAim(cue, balls[c.ball], c.pocket)) });
   const resolved = await app.call.resolve();
   if (resolved.error || !resolved.call) {
@@ -306,25 +307,85 @@ async function aimAtCall(mode, cue, balls, ask) {
     return;
   }
   const seq = (app.aimSeq = (app.aimSeq || 0) + 1);
-  status.dataset.state = "working";
-  status.textContent = t("aim.searching");
+  setAimStatus({ state: "working" });
   mode.aiming = true;
   mode.render();
   try {
     const stroke = mode.strokeNow();
     const answer = await ask(resolved.call, stroke);
     if (seq !== app.aimSeq || !mode.alive()) return;
-    app.stroke.set({ direction: normaliseDirection(answer.direction), speed: answer.speed });
-    status.textContent = t("aim.window", { width: fmtNum(answer.width, 2), speed: fmtNum(answer.speed, 2) });
-    status.dataset.state = "ok";
+    if (!answer.found) {
+      app.stroke.set({ direction: before });
+      app.aimWindow = null;
+      setAimStatus({ state: "none", said: answer.said });
+      return;
+    }
+    app.stroke.set({ direction: normaliseDirection(answer.direction), speed: answer.speed, side: answer.side, follow: answer.follow });
+    app.aimWindow = { direction: normaliseDirection(answer.direction), width: answer.width, key: aimKey(cue, resolved.call) };
+    setAimStatus({ state: "ok", width: answer.width, speed: answer.speed, said: answer.said });
   } catch (error) {
     if (seq !== app.aimSeq) return;
-    status.textContent = error.message;
-    status.dataset.state = "none";
+    setAimStatus({ state: "error", text: error.message });
   } finally {
     mode.aiming = false;
     if (mode.alive()) mode.render();
   }
+}
+
+/** What a found window belongs to: the cue ball's place and the call (a window of another set-up is no help). */
+function aimKey(cue, call) {
+  return `${cue[0].toFixed(4)},${cue[1].toFixed(4)}:${call}`;
+}
+
+/** The aim helper's line under the stroke, kept as what it says (not its words), so that it follows the
+ * language; null clears it (a new turn, a new setup, a stroke played). */
+function setAimStatus(status) {
+  app.aimStatus = status;
+  renderAimStatus();
+}
+
+function renderAimStatus() {
+  const box = $("aim-status");
+  const s = app.aimStatus;
+  if (!s) {
+    box.textContent = "";
+    delete box.dataset.state;
+    return;
+  }
+  const said = s.said ? (lang() === "fi" ? s.said.fi : s.said.en) : "";
+  let text = s.text || "";
+  if (s.state === "working") text = t("aim.searching");
+  else if (s.state === "ok") text = [t("aim.window", { width: fmtNum(s.width, 3), speed: fmtNum(s.speed, 2) }), said].filter(Boolean).join(" ");
+  else if (s.state === "none") text = said;
+  box.textContent = text;
+  box.dataset.state = s.state;
+}
+
+/** Forget the aim helper's answer: its status line and its window. */
+function clearAim() {
+  app.aimSeq = (app.aimSeq || 0) + 1;
+  app.aimWindow = null;
+  setAimStatus(null);
+}
+
+/** +1 when a larger direction turns the aim anticlockwise as seen on the screen, -1 if the table were drawn
+ * mirrored: read from how the view maps the table's axes to the screen (whose y runs down). */
+function screenSense() {
+  if (!app.view) return 1;
+  const [a, b, c] = [[0, 0], [1, 0], [0, 1]].map((p) => app.view.toPx(p));
+  const cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  return cross < 0 ? 1 : -1;
+}
+
+/** The arrow keys' step (degrees): 0.1, and 0.01 near a window the aim helper found (within 0.5 degrees of its
+ * centre, for the same cue ball and call) or while the preview says the call goes in. */
+function fineStep() {
+  const w = app.aimWindow;
+  const cue = app.mode && app.mode.cuePosition ? app.mode.cuePosition() : app.mode && app.mode.position ? app.mode.position[app.mode.shooter] : null;
+  const text = app.call ? app.call.current().text : "";
+  const near = w && cue && text && w.key === aimKey(cue, text) && Math.abs(normaliseDirection(app.stroke.value.direction - w.direction)) < 0.5;
+  const preview = document.getElementById("preview-status");
+  return near || (preview && preview.dataset.state === "pots") ? 0.01 : 0.1;
 }
 
 /** A number in the page's language: decimal comma in Finnish. */
@@ -573,6 +634,7 @@ class MatchMode {
     if (key === this.turnKey) return;
     this.turnKey = key;
     this.hint = null; // a hint is for one turn
+    clearAim(); // and so is the aim helper's answer
     this.lastPhase = this.syncedPhase;
     this.syncedPhase = v.phase;
     const g = geo();
@@ -1107,7 +1169,7 @@ class MatchMode {
     if (stroke) $("ruling").replaceChildren(); // the last ruling goes at the strike
     this.hint = null; // and so does a hint
     aids.clearPreview();
-    $("aim-status").textContent = "";
+    clearAim();
     this.render();
     const mover = before.to_move;
     const computerShot = action.kind === "shot" && mover !== null && mover !== undefined && !this.isHuman(mover);
@@ -1759,6 +1821,7 @@ class StudyMode {
     $("scoreboard").replaceChildren();
     fitTable();
     app.call.reset();
+    clearAim();
     this.aimDefault();
     this.render();
   }
@@ -2051,6 +2114,7 @@ class StudyMode {
     if (!this.alive()) return;
     this.advice = [];
     aids.clearPreview();
+    clearAim();
     sound.playEvents([answer.record], animSpeed());
     keepTableInView();
     await app.view.animate([answer.record], animSpeed());
@@ -2122,6 +2186,7 @@ class StudyMode {
     this.state = this.before.state;
     this.before = null;
     this.advice = [];
+    this.newSetup();
     this.save();
     this.render();
   }
@@ -2132,9 +2197,20 @@ class StudyMode {
     this.state = structuredClone(STUDY_STATE);
     this.before = null;
     this.advice = [];
+    this.newSetup();
     this.save();
     this.aimDefault();
     this.render();
+  }
+
+  /** A new position to study: the last stroke's ruling, the aim helper's answer and the preview are of
+   * another position, so they go. */
+  newSetup() {
+    this.entry = null;
+    $("ruling").replaceChildren();
+    clearAim();
+    aids.clearPreview();
+    app.call.reset();
   }
 
   tick() {}
@@ -2280,6 +2356,8 @@ function wire() {
   onLangChange(() => {
     app.stroke.render();
     app.call.renderStatus();
+    renderAimStatus();
+    aids.retranslate();
     if (document.body.dataset.screen === "start") renderLevels();
     if (document.body.dataset.screen === "history") enterHistory();
     if (app.mode && app.mode.onLang) app.mode.onLang();
@@ -2389,8 +2467,10 @@ function onKey(event) {
   if (document.body.dataset.screen !== "table" || !$("help").hidden || !$("summary").hidden) return;
   const v = app.stroke.value;
   if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
-    const step = (event.shiftKey ? 0.01 : event.altKey ? 1 : 0.1) * (event.key === "ArrowLeft" ? 1 : -1);
-    app.stroke.set({ direction: normaliseDirection(v.direction + step) });
+    // on the screen: left turns the aim anticlockwise, right clockwise, whichever way the table is drawn
+    const step = event.shiftKey ? 0.01 : event.altKey ? 1 : fineStep();
+    const turn = (event.key === "ArrowLeft" ? 1 : -1) * screenSense();
+    app.stroke.set({ direction: normaliseDirection(v.direction + turn * step) });
     event.preventDefault();
   } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
     const step = (event.shiftKey ? 0.01 : 0.05) * (event.key === "ArrowUp" ? 1 : -1);
@@ -2468,6 +2548,7 @@ async function showSummary(mode) {
 async function main() {
   applyLabels(document);
   app.stroke = new StrokeControls(() => app.mode && app.mode.onStrokeChange && app.mode.onStrokeChange());
+  app.stroke.screenSense = screenSense;
   app.call = new CallControls(() => app.mode && app.mode.render && app.mode.render());
   app.call.where = () => (app.mode && app.mode.callWhere ? app.mode.callWhere() : {});
   wire();

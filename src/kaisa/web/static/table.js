@@ -27,6 +27,16 @@ export function dist(a, b) {
   return Math.hypot(a[0] - b[0], a[1] - b[1]);
 }
 
+/** What the full aid says of the call for the aim drawn: the preview's ruling (the server's physics and
+ * referee, the same as the stroke would play), never geometry: "pots" (the called ball goes in legally),
+ * "misses", or "checking" while the preview for this aim is on its way. */
+export function aidVerdict(preview) {
+  if (!preview || preview.error) return "checking";
+  return preview.pots ? "pots" : "misses";
+}
+
+const VERDICT_COLOURS = { pots: "rgba(120,255,140,0.95)", misses: "rgba(255,170,60,0.95)", checking: "rgba(255,255,255,0.6)" };
+
 export function segmentDistance(p, a, b) {
   const dx = b[0] - a[0];
   const dy = b[1] - a[1];
@@ -298,6 +308,8 @@ export class TableView {
     this._drawOverlayOver();
     this._drawLabels();
     // where the zoomed insets went (CSS px: centre and radius), for the tests
+    // what the drawn aid says of the call (the object ball's colour): pots, misses, checking, or "" (none drawn)
+    this.canvas.dataset.verdict = this.verdict || "";
     this.canvas.dataset.insets = JSON.stringify(this.insets.map((i) => [Math.round(i.at[0]), Math.round(i.at[1]), Math.round(i.r)]));
   }
 
@@ -527,6 +539,7 @@ export class TableView {
       ctx.stroke();
     }
     this.insets = [];
+    this.verdict = "";
     for (const aim of o.aims || []) this._drawAim(aim);
     (o.advice || []).forEach((a, i) => this._drawAdvice(a, i));
   }
@@ -563,6 +576,9 @@ export class TableView {
     const from = aim.from;
     const hit = g.cast(from, aim.direction, this.balls, aim.ball);
     const called = aim.call || {};
+    const preview = aim.faint ? null : this.overlay.preview;
+    const verdict = aidVerdict(preview);
+    if (!aim.faint) this.verdict = level === "full" && hit.kind === "ball" ? verdict : "";
     const paint = (px) => {
       ctx.lineWidth = 1.5 * px;
       ctx.strokeStyle = aim.faint ? "rgba(255,255,255,0.45)" : "rgba(255,255,255,0.95)";
@@ -578,14 +594,26 @@ export class TableView {
       ctx.setLineDash([]);
       if (level !== "full") return;
       if (hit.kind === "ball") {
+        // the object ball's line: its colour is the preview's verdict (physics and referee), not this geometry;
+        // the straight line is the ghost-ball guide, the preview's path (drawn over it) where the ball really runs
         const line = this.objectLine(hit);
-        const good = line.pocket && (!called.pocket || called.pocket === line.pocket) && (!called.ball || called.ball === hit.ball);
-        ctx.strokeStyle = good ? "rgba(120,255,140,0.95)" : "rgba(255,224,102,0.95)";
+        ctx.strokeStyle = VERDICT_COLOURS[verdict];
         ctx.lineWidth = 2 * px;
+        if (verdict === "checking") ctx.setLineDash([2 * px, 3 * px]);
         ctx.beginPath();
         ctx.moveTo(...line.from);
         ctx.lineTo(...line.to);
         ctx.stroke();
+        ctx.setLineDash([]);
+        const real = preview && preview.paths && preview.paths[hit.ball];
+        if (real) {
+          ctx.strokeStyle = VERDICT_COLOURS[verdict];
+          ctx.lineWidth = 2.4 * px;
+          ctx.beginPath();
+          ctx.moveTo(...real[0]);
+          for (const q of real.slice(1)) ctx.lineTo(...q);
+          ctx.stroke();
+        }
         // the cue ball's tangent line after a contact without roll
         const n = hit.objectDir;
         const side = hit.d[0] * n[1] - hit.d[1] * n[0] >= 0 ? 1 : -1;

@@ -1,0 +1,113 @@
+"""The browser table's third pass (issue 31), end to end in Chromium: the drawn aid says what the physics says, the
+aim keys turn the way their labels say, the aim helper answers without an error when nothing pots, and Shoot and the
+phase's own action are on the first screen at every width.
+
+Real Chromium, the real server and SQLite, as in test_web_e2e (whose server and browser fixtures these share).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.web import test_web_e2e as e2e
+from tests.web.aid_agreement import measure
+from tests.web.test_web_e2e import goto, open_page
+
+live = e2e.live
+browser = e2e.browser
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_drawn_verdict_is_the_previews(live: e2e.LiveServer, browser: Browser) -> None:
+    """Random calls a person would try, aimed near the ghost-ball spot: the colour the page draws on the object
+    ball's line says what the preview (the physics and the referee) says, every time."""
+    page, errors = open_page(browser, 1440, 900, scale=1)
+    goto(page, live.url)
+    counts = measure(page, live.url, 6, seed=5)
+    assert counts["drawn_agrees"] == counts["calls"] == 6, counts
+    page.context.close()
+    assert not errors, errors
+
+
+def screen_angle(page: Page) -> float:
+    """The aim's direction as seen on the screen (degrees, clockwise from the right, as the screen's y runs down)."""
+    return float(
+        page.evaluate(
+            """() => {
+              const c = document.querySelector('[data-testid=table]').dataset.cue.split(',').map(Number);
+              const d = Number(document.querySelector('[data-testid=direction]').value.replace(',', '.')) * Math.PI / 180;
+              const a = window.kaisa.toClient(c);
+              const b = window.kaisa.toClient([c[0] + 0.1 * Math.cos(d), c[1] + 0.1 * Math.sin(d)]);
+              return Math.atan2(b[1] - a[1], b[0] - a[0]) * 180 / Math.PI;
+            }"""
+        )
+    )
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_the_aim_keys_and_nudges_turn_the_way_they_say(
+    live: e2e.LiveServer, browser: Browser, width: int, height: int
+) -> None:
+    """→ and the ↻ nudge turn the aim clockwise on the screen, ← and ↺ anticlockwise, whether the table lies on
+    its side (1440) or stands (390); the labels and the help say so."""
+    page, errors = open_page(browser, width, height, scale=1)
+    goto(page, live.url + "#/study")
+    page.wait_for_function("() => document.querySelector('[data-testid=table]').dataset.cue")
+
+    def turned(act: str) -> float:
+        before = screen_angle(page)
+        if act.startswith("key:"):
+            page.get_by_test_id("table").focus()
+            page.keyboard.press(act[4:])
+        else:
+            page.get_by_test_id(act).click()
+        return (screen_angle(page) - before + 540) % 360 - 180
+
+    assert 0.05 < turned("key:ArrowRight") < 0.15  # clockwise, 0.1 degree
+    assert -0.15 < turned("key:ArrowLeft") < -0.05
+    assert turned("nudge-minus-01") > 0.05
+    assert turned("nudge-plus-01") < -0.05
+    assert page.get_by_test_id("nudge-minus-01").get_attribute("aria-label") == "Turn the aim 0.1° clockwise"
+    expect(page.get_by_test_id("nudge-plus-1")).to_have_text("↺ 1°")
+    page.get_by_test_id("lang-fi").click()
+    assert page.get_by_test_id("nudge-minus-01").get_attribute("aria-label") == "Käännä tähtäystä 0,1° myötäpäivään"
+    expect(page.get_by_test_id("help").locator("dd").first).to_contain_text("→ myötäpäivään")
+    page.context.close()
+    assert not errors, errors
+
+
+def test_the_aim_helper_says_when_nothing_pots_without_an_error(live: e2e.LiveServer, browser: Browser) -> None:
+    """A call that no speed or spin pots (the kaisa straight across into a middle pocket behind the shooter): the
+    aim stays, the helper says so in the page's language with what to try, and the console shows no error; the
+    next language says it in that language; a new setup clears it."""
+    balls = {"W1": [0.7, 0.5], "W2": [0.3, 2.5], "R1": [1.1, 2.2], "R2": [0.4, 1.8], "K": [0.71, 1.42]}
+    page, errors = open_page(browser, 1440, 900, scale=1)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.context.add_init_script(
+        "localStorage.setItem('kaisa.study', JSON.stringify("
+        + str({"position": balls, "shooter": "W1"}).replace("'", '"')
+        + "));"
+    )
+    goto(page, live.url + "#/study")
+    page.get_by_test_id("call-text").fill("K ML")
+    page.get_by_test_id("call-text").press("Enter")
+    before = page.get_by_test_id("direction").input_value()
+    page.get_by_test_id("aim-call").click()
+    status = page.get_by_test_id("aim-status")
+    expect(status).to_have_attribute("data-state", "none", timeout=30_000)
+    expect(status).to_contain_text("No direction pots the call")
+    expect(status).to_contain_text("Try another call")
+    assert page.get_by_test_id("direction").input_value() == before
+    page.get_by_test_id("lang-fi").click()
+    expect(status).to_contain_text("Mikään suunta ei pussita")
+    page.get_by_test_id("study-reset").click()
+    expect(status).to_be_empty()
+    page.context.close()
+    assert not console, console
+    assert not errors, errors
+    assert math.isfinite(float(before.replace(",", ".")))
