@@ -111,3 +111,47 @@ def test_the_aim_helper_says_when_nothing_pots_without_an_error(live: e2e.LiveSe
     assert not console, console
     assert not errors, errors
     assert math.isfinite(float(before.replace(",", ".")))
+
+
+SIZES = [(360, 740), (390, 844), (820, 1180), (1024, 768), (1179, 820), (1280, 800), (1440, 900), (1920, 1080)]
+
+BOTTOMS = """(ids) => ids.map(id => { const e = document.querySelector(id);
+  if (!e || !e.getClientRects().length) return null; return e.getBoundingClientRect().bottom; })"""
+
+
+def test_shoot_and_the_phases_action_are_on_the_first_screen_at_every_width(
+    live: e2e.LiveServer, browser: Browser
+) -> None:
+    """Lyö (Shoot) at the turn to play, the cue-ball choice after the lag and W2's place, unscrolled, within the
+    screen at every width from 360 to 1920 px; on a phone (< 820 px) the call, the aim helper and the power too."""
+    people = [{"name": "Aino", "kind": "human"}, {"name": "Eero", "kind": "human"}]
+    lags = [
+        {"ball": "W1", "speed": 1.41, "direction": 90, "place": [e2e.W / 4, e2e.L / 8]},
+        {"ball": "W2", "speed": 1.30, "direction": 90, "place": [3 * e2e.W / 4, e2e.L / 8]},
+    ]
+    choose = live.api("POST", "/api/matches", {"players": people, "clock": "off"})["id"]
+    live.api("POST", f"/api/matches/{choose}/lag", {"strokes": lags})
+    place = live.api("POST", "/api/matches", {"players": people, "clock": "off"})["id"]
+    live.api("POST", f"/api/matches/{place}/lag", {"strokes": lags})
+    live.api("POST", f"/api/matches/{place}/choose", {"cue_ball": "W2"})
+    phases = {
+        "play": ("#/study", "#shoot"),
+        "choose": (f"#/match/{choose}", "#phase-actions button"),
+        "place": (f"#/match/{place}", "[data-testid=place-w2]"),
+    }
+    below: list[str] = []
+    for width, height in SIZES:
+        page, errors = open_page(browser, width, height, scale=1)
+        page.context.add_init_script(
+            "localStorage.setItem('kaisa.sound', 'off'); localStorage.setItem('kaisa.lang', 'fi');"
+        )
+        for phase, (where, action) in phases.items():
+            goto(page, live.url + where)
+            page.wait_for_selector(action)
+            ids = [action] + (["#call-pocket", "#aim-call", "#power-bar"] if phase == "play" and width < 820 else [])
+            for name, bottom in zip(ids, page.evaluate(BOTTOMS, ids), strict=True):
+                if bottom is None or bottom > height + 0.5:
+                    below.append(f"{width}x{height} {phase}: {name} ends at {bottom} px")
+        page.context.close()
+        assert not errors, errors
+    assert not below, below

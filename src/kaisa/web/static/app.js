@@ -74,8 +74,7 @@ function show(id, visible) {
 function reveal(node) {
   const own = node.getBoundingClientRect();
   const table = $("table-wrap").getBoundingClientRect();
-  const bar = $("shoot-row");
-  const bottom = bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : window.innerHeight;
+  const bottom = footTop();
   const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
   const above = table.bottom <= own.top + 1; // a phone: the table is right above the panel
   if (above && own.bottom - table.top <= bottom - top) {
@@ -99,11 +98,7 @@ function keepTableInView() {
   if (!app.view || window.innerWidth >= 820 || $("screen-table").hidden) return;
   const rect = app.view.canvas.getBoundingClientRect();
   const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
-  let bottom = window.innerHeight;
-  for (const id of ["shoot-row", "replay-buttons"]) {
-    const bar = $(id);
-    if (bar && bar.getClientRects().length && getComputedStyle(bar).position === "fixed") bottom = Math.min(bottom, bar.getBoundingClientRect().top);
-  }
+  const bottom = footTop();
   if (rect.top >= top && rect.bottom <= bottom) return;
   window.scrollBy({ top: rect.top - top - 2, behavior: "instant" });
 }
@@ -132,12 +127,13 @@ function fitTable() {
   const g = app.view.geo;
   const frame = 0.27; // m of frame around the bed, both sides together
   const wide = window.innerWidth >= 1180;
+  dockControls();
   if (!wide) {
     screen.classList.remove("lying", "upright");
     const narrow = window.innerWidth < 820;
     const maxW = Math.max(200, wrap.clientWidth - 8);
-    // a phone keeps the table short enough that the stroke controls and Shoot follow right below it
-    const maxH = Math.max(260, window.innerHeight - top - (narrow ? 250 : 20));
+    // a phone keeps the whole table between the top bar and the dock of the shot's controls at the foot
+    const maxH = Math.max(240, window.innerHeight - top - (narrow ? dockHeight() + 16 : 20));
     app.view.fit(maxW, maxH, false);
   } else {
     const availW = window.innerWidth - 410 - 3 * 16 - 30;
@@ -155,9 +151,80 @@ function fitTable() {
   app.stroke.drawTip();
 }
 
+// --- a phone's dock -------------------------------------------------------------------------------------------
+
+/** The nodes a phone's dock holds, each with the dock row it goes to (null: the dock itself, in this order). */
+const DOCKED = [
+  ["prompt", null],
+  ["phase-actions", null],
+  ["call-quick", "dock-call"],
+  ["aim-call", "dock-call"],
+  ["power-bar", "dock-power"],
+  ["shoot-row", null],
+];
+const homes = new Map(); // node id -> the comment that marks its place outside the dock
+
+/** Below 820 px the shot's controls go to the dock at the foot of the screen (so the table, the call, the aim
+ * helper, the power and Shoot are all on one screen), and back to their places on a wider screen. */
+function dockControls() {
+  const dock = $("dock");
+  const narrow = window.innerWidth < 820 && document.body.dataset.screen === "table";
+  for (const [id, row] of DOCKED) {
+    const node = $(id);
+    if (narrow && !homes.has(id)) {
+      const mark = document.createComment(`dock:${id}`);
+      node.before(mark);
+      homes.set(id, mark);
+      if (row) $(row).append(node);
+      else if (id === "shoot-row") dock.append(node);
+      else $("dock-call").before(node);
+    } else if (!narrow && homes.has(id)) {
+      homes.get(id).replaceWith(node);
+      homes.delete(id);
+    }
+  }
+  dock.hidden = !narrow;
+  syncDock();
+}
+
+/** The dock's rows follow the panels they came from: the call only while calling, the power while stroking. */
+function syncDock() {
+  if ($("dock").hidden) return;
+  $("dock-call").hidden = $("call-controls").hidden;
+  $("dock-power").hidden = $("stroke-controls").hidden;
+  document.body.style.setProperty("--dock-h", `${$("dock").offsetHeight}px`);
+}
+
+/** The top of whatever is fixed at the foot of the screen (a phone's dock or replay bar), or its height. */
+function footTop() {
+  let bottom = window.innerHeight;
+  for (const id of ["dock", "shoot-row", "replay-buttons"]) {
+    const bar = $(id);
+    if (bar && bar.getClientRects().length && getComputedStyle(bar).position === "fixed") bottom = Math.min(bottom, bar.getBoundingClientRect().top);
+  }
+  return bottom;
+}
+
+/** The dock's height when it holds a stroke's controls (the most it holds), so the table keeps its size from
+ * phase to phase. */
+function dockHeight() {
+  const dock = $("dock");
+  if (dock.hidden) return 0;
+  const rows = ["dock-call", "dock-power"].map((id) => [id, $(id).hidden]);
+  for (const [id] of rows) $(id).hidden = false;
+  const shootRow = $("shoot-row");
+  const shootHidden = shootRow.hidden;
+  shootRow.hidden = false;
+  const height = dock.offsetHeight;
+  for (const [id, hidden] of rows) $(id).hidden = hidden;
+  shootRow.hidden = shootHidden;
+  return Math.max(height, 160);
+}
+
 function showScreen(name) {
   for (const id of ["screen-start", "screen-history", "screen-table"]) show(id, id === `screen-${name}`);
   document.body.dataset.screen = name;
+  dockControls();
 }
 
 /** Which of the table screen's panels a mode shows. */
@@ -167,6 +234,7 @@ function showPanels({ call = false, stroke = false, shoot = false, study = false
   show("shoot-row", shoot);
   show("study-controls", study);
   show("replay-controls", replay);
+  syncDock();
 }
 
 // --- the canvas: dragging, aiming, clicking --------------------------------------------------------------
@@ -822,6 +890,7 @@ class MatchMode {
       if (v.opening) text += ` ${t("match.openingPrompt")}`;
     }
     prompt.textContent = text;
+    prompt.title = text;
     prompt.dataset.phase = v.phase;
   }
 
@@ -2439,6 +2508,16 @@ function wire() {
   $("help-close").addEventListener("click", () => toggleHelp(false));
   $("summary-close").addEventListener("click", () => show("summary", false));
   window.addEventListener("resize", fitTable);
+  let docked = 0;
+  new ResizeObserver(() => {
+    const height = $("dock").offsetHeight;
+    document.body.style.setProperty("--dock-h", `${height}px`);
+    // a taller dock (a longer phase line, the call's row) takes the table's foot: fit the table again
+    if (height && Math.abs(height - docked) > 6 && !$("dock").hidden) {
+      docked = height;
+      fitTable();
+    }
+  }).observe($("dock"));
   window.addEventListener("hashchange", route);
   setInterval(() => app.mode && app.mode.tick && app.mode.tick(), 1000);
 }
