@@ -158,6 +158,10 @@ class MatchView:
         return dict(self.__dict__)
 
 
+LAGS = ("lag", "marked-lag")
+"""The kinds of action that Undo never takes back: a lag played again could give another result."""
+
+
 def view_of(
     match: Match,
     info: MatchInfo,
@@ -211,7 +215,11 @@ def view_of(
         result=None if state.result is None else state.result.to_json(),
         strokes=state.strokes,
         actions=actions,
-        can_undo=current and config.clock.mode == "off" and actions > 0 and state.phase is not Phase.OVER,
+        can_undo=current
+        and config.clock.mode == "off"
+        and actions > 0
+        and state.phase not in (Phase.OVER, Phase.CHOOSE)  # the choice follows the lag, which stands
+        and (last_action is None or last_action.get("kind") not in LAGS),
         w2_corridors=corridors,
         last=last,
         last_action=last_action if current else None,
@@ -619,7 +627,11 @@ class MatchSession:
             raise IllegalActionError("there is nothing to undo")
         if self.match.state.phase is Phase.OVER:
             raise IllegalActionError("the match is over and its result stands: there is nothing to undo")
+        if self._last_action is not None and self._last_action.get("kind") in LAGS:
+            raise IllegalActionError("the lag stands: it cannot be undone (it would be played again for a new result)")
         while self.info.actions:
+            if self._last_action is not None and self._last_action.get("kind") in LAGS:
+                break  # back to the lag, which stands
             self.store.undo(self.id)
             self._reload()
             mover = self.match.state.to_move

@@ -168,7 +168,8 @@ const homes = new Map(); // node id -> the comment that marks its place outside 
  * helper, the power and Shoot are all on one screen), and back to their places on a wider screen. */
 function dockControls() {
   const dock = $("dock");
-  const narrow = window.innerWidth < 820 && document.body.dataset.screen === "table";
+  // (a replay has its own bar at the foot and no shot to play: its controls stay in their places)
+  const narrow = window.innerWidth < 820 && document.body.dataset.screen === "table" && $("replay-controls").hidden;
   for (const [id, row] of DOCKED) {
     const node = $(id);
     if (narrow && !homes.has(id)) {
@@ -234,7 +235,7 @@ function showPanels({ call = false, stroke = false, shoot = false, study = false
   show("shoot-row", shoot);
   show("study-controls", study);
   show("replay-controls", replay);
-  syncDock();
+  dockControls();
 }
 
 // --- the canvas: dragging, aiming, clicking --------------------------------------------------------------
@@ -301,12 +302,7 @@ function installPointer(canvas) {
     gesture.moved = true;
     if (gesture.ball) app.mode.dragTo(gesture.ball, [p[0] + gesture.offset[0], p[1] + gesture.offset[1]]);
     else if (gesture.kind === "pull") {
-      // power from how far the cue is pulled back behind the cue ball: 0.5 m of pull is full power
-      const a = gesture.aim;
-      const d = [Math.cos((a.direction * Math.PI) / 180), Math.sin((a.direction * Math.PI) / 180)];
-      const back = -((p[0] - a.from[0]) * d[0] + (p[1] - a.from[1]) * d[1]);
-      const speed = Math.max(0.1, Math.min(8, (Math.max(0, back) / 0.5) * 8));
-      app.stroke.set({ speed: Math.round(speed * 20) / 20 });
+      pullTo(gesture.aim, p);
       app.view.overlay.pull = { speed: app.stroke.value.speed };
     } else if (gesture.kind === "fine") {
       const a = gesture.aim;
@@ -320,6 +316,8 @@ function installPointer(canvas) {
   const end = (event) => {
     if (!gesture || !app.mode) return;
     const p = app.view.eventPoint(event);
+    // the power is where the pull was let go (a touch screen may send its last move well before the release)
+    if (gesture.kind === "pull" && gesture.moved && !gesture.ball) pullTo(gesture.aim, p);
     const g = gesture;
     gesture = null;
     app.view.overlay.dragging = null;
@@ -336,9 +334,24 @@ function installPointer(canvas) {
   });
 }
 
+/** The power from how far the cue is pulled back behind the cue ball to table point `p` (metres along the aim,
+ * the same for a finger and a mouse): 0.5 m of pull is full power. */
+function pullTo(aim, p) {
+  const d = [Math.cos((aim.direction * Math.PI) / 180), Math.sin((aim.direction * Math.PI) / 180)];
+  const back = -((p[0] - aim.from[0]) * d[0] + (p[1] - aim.from[1]) * d[1]);
+  const speed = Math.max(0.1, Math.min(8, (Math.max(0, back) / 0.5) * 8));
+  app.stroke.set({ speed: Math.round(speed * 20) / 20 });
+}
+
 /** Clicks on the table in modes with aiming and calling: a pocket calls it, an object ball calls it, anywhere
  * else aims there. */
 function clickToCallOrAim(mode, p, cue) {
+  // a tap inside a pocket's drawn hole calls the pocket, even with a ball hanging in its jaws
+  const hole = app.view.pocketHoleAt(p);
+  if (hole) {
+    app.call.setPocket(hole);
+    return;
+  }
   const ball = app.view.ballAt(p, 1.2);
   if (ball && ball !== cue) {
     app.call.setBall(ball);
@@ -488,7 +501,9 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
       const ball = record.stroke ? record.stroke.ball : i === 0 ? "W1" : "W2";
       const at = record.final && record.final.balls ? record.final.balls[ball] : null;
       const seat = ball === "W1" ? 0 : 1;
-      const text = at ? t("match.lagDistance", { name: names[seat], ball, cm: fmtNum((at[1] - radius) * 100, 1) }) : t("match.lagGone", { name: names[seat], ball });
+      // the lag balls by their side: W1 and W2 are the cue balls chosen after the lag, not the lag's
+      const side = t(seat === 0 ? "match.lagLeft" : "match.lagRight");
+      const text = at ? t("match.lagDistance", { name: names[seat], side, cm: fmtNum((at[1] - radius) * 100, 1) }) : t("match.lagGone", { name: names[seat], side });
       box.append(el("p", { class: "lag-distance", "data-testid": `lag-distance-${seat}` }, ballChip(ball), " ", text));
     });
     target.append(box);
@@ -502,6 +517,7 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
       if (call !== undefined) line.push(call ? call : t("ruling.noCall"));
       target.append(el("p", { class: "who", "data-testid": "ruling-who" }, line.join(" · ")));
     }
+    if (call && !ruling.legal_pot) target.append(el("p", { class: "missed", "data-testid": "ruling-missed" }, t("ruling.callMissed", { call })));
     const list = el("ul", { class: "ruling-items" });
     target.append(list);
     const said = []; // the ruling's lines beside their list items, for onItem
@@ -602,6 +618,7 @@ class MatchMode {
     this.lagActive = null;
     this.w2 = null;
     this.entry = null; // the outcome in the ruling panel
+    this.inning = []; // the computer's strokes (and choice) since the person's last action, before this.entry
     this.log = [];
     this.breakStart = null; // the server's time when this page's break began (the clock stands while it runs)
     this.computerError = null;
@@ -620,6 +637,7 @@ class MatchMode {
     showScreen("table");
     showPanels({});
     fitTable();
+    $("inning").replaceChildren();
     let view;
     try {
       view = await api.match(this.id);
@@ -793,6 +811,7 @@ class MatchMode {
     brk.hidden = !(v.clock.mode === "wall" && v.phase === "play" && human && myBall && !(myBall in (v.clock.breaks || {})) && this.breakStart === null);
     brk.disabled = busy;
     $("aim-call").disabled = busy || this.aiming || aids.level() === "none";
+    $("aim-call").hidden = !playing; // nothing is called in the lag: nothing to aim at
     show("hint-row", human && playing);
     show("hint", human && playing);
     $("hint").disabled = busy || Boolean(this.hint && this.hint.state === "thinking");
@@ -932,6 +951,27 @@ class MatchMode {
 
   renderRuling() {
     renderOutcome($("ruling"), this.entry);
+    this.renderInning();
+  }
+
+  /** The computer's inning so far, above the ruling of its latest stroke: each stroke before it in a line (its
+   * call, points and the ruling's lines, so a pot, a ball taken in hand and the miss that ended it all stay
+   * readable), and its choice of cue ball in words. Cleared when the person acts. */
+  renderInning() {
+    const box = $("inning");
+    box.replaceChildren();
+    const items = (this.inning || []).map((e) => {
+      if (e.chose) {
+        const what = t(e.chose.ball === "W1" ? "match.choseW1" : "match.choseW2");
+        return el("li", { "data-testid": "inning-item" }, t("match.chose", { name: playerName(this.data.players[e.chose.seat]), ball: e.chose.ball, what }));
+      }
+      const r = e.outcome.ruling;
+      const lines = [...r.items, ...r.fouls].map((i) => (lang() === "fi" ? i.fi : i.en)).join(" ");
+      const head = `${e.call ?? t("ruling.noCall")} · ${t("ruling.points", { points: fmtPoints(r.points) })}`;
+      return el("li", { "data-testid": "inning-item" }, ballChip(r.shooter), " ", el("strong", {}, head), lines ? ` — ${lines}` : "");
+    });
+    if (!items.length) return;
+    box.append(el("h3", {}, t("inning.title")), el("ol", { class: "inning-items" }, ...items));
   }
 
   renderLog() {
@@ -1242,6 +1282,13 @@ class MatchMode {
     this.render();
     const mover = before.to_move;
     const computerShot = action.kind === "shot" && mover !== null && mover !== undefined && !this.isHuman(mover);
+    const computerMove = mover !== null && mover !== undefined && !this.isHuman(mover);
+    if (!computerMove) this.inning = []; // the person's action: the computer's last inning has been read
+    if (computerMove && action.kind === "choose") {
+      this.inning.push({ chose: { seat: mover, ball: action.cue_ball } });
+    }
+    if (computerShot && this.entry && this.entry.computer) this.inning.push(this.entry); // its stroke before, kept readable
+    this.renderInning();
     if (stroke || computerShot) keepTableInView(); // the balls are about to move
     if (computerShot && action.stroke) {
       // the computer's placement from hand and its aim, shown before its stroke
@@ -1284,6 +1331,7 @@ class MatchMode {
       names: before.players.map((p) => playerName(p)),
       who: outcome.ruling ? this.whoOf(outcome.ruling.shooter) : null,
       call: played.action.kind === "shot" ? call : undefined,
+      computer: computerShot,
     };
     this.addLog(played.action, outcome, true, played.match.strokes);
     this.data = played.match; // the scoreboard changes with the ruling
@@ -1553,6 +1601,7 @@ class ReplayMode {
     $("phase-actions").replaceChildren();
     $("log").replaceChildren();
     $("ruling").replaceChildren();
+    $("inning").replaceChildren();
     try {
       const base = await api.match(this.id);
       if (!this.alive()) return;
@@ -1887,6 +1936,7 @@ class StudyMode {
     $("phase-actions").replaceChildren();
     $("log").replaceChildren();
     $("ruling").replaceChildren();
+    $("inning").replaceChildren();
     $("scoreboard").replaceChildren();
     fitTable();
     app.call.reset();
@@ -2189,11 +2239,13 @@ class StudyMode {
     await app.view.animate([answer.record], animSpeed());
     if (!this.alive()) return;
     this.before = { position: { ...this.position }, shooter: this.shooter, state: structuredClone(this.state) };
-    // the study goes on as a match would: the next shooter, the scores, who is in hand and the flags
+    // the study goes on from the ruling's position with the person's own cue ball (the turn never passes to the
+    // other white) and the scores as set by hand (practice points never end a game); who is in hand and the
+    // flags as the ruling left them, the 2.1 flag only for an inning that goes on
     const next = answer.ruling.state;
     this.position = { ...answer.ruling.position.balls };
-    this.shooter = next.shooter;
-    this.state = { scores: { ...next.scores }, in_hand: [...next.in_hand], opening: next.opening, twice: next.last_pot_direct_middle_kaisa, kaisa_off_centre: next.kaisa_off_centre };
+    const goesOn = !answer.ruling.turn_passes;
+    this.state = { scores: { ...this.state.scores }, in_hand: [...next.in_hand], opening: false, twice: goesOn && next.last_pot_direct_middle_kaisa, kaisa_off_centre: next.kaisa_off_centre };
     this.placeInHand();
     this.save();
     this.entry = { outcome: { ruling: answer.ruling, notes: [] }, who: answer.ruling.shooter, call: resolved.call };
@@ -2277,6 +2329,7 @@ class StudyMode {
   newSetup() {
     this.entry = null;
     $("ruling").replaceChildren();
+    $("inning").replaceChildren();
     clearAim();
     aids.clearPreview();
     app.call.reset();

@@ -277,6 +277,15 @@ export class TableView {
     return best;
   }
 
+  /** The pocket whose drawn hole (its capture circle) holds table point `p`, or null. */
+  pocketHoleAt(p) {
+    for (const id of POCKET_IDS) {
+      const capture = this.table.pockets[id].capture;
+      if (dist(p, capture.centre) <= capture.radius * 1.25) return id;
+    }
+    return null;
+  }
+
   pocketAt(p) {
     let best = null;
     let bestD = 0.075;
