@@ -12,8 +12,12 @@ import math
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from kaisa.call import parse_call
+from kaisa.model import BallId, Position, Stroke
+from kaisa.session import GameState, aim
+from kaisa.table import OFFICIAL, table_to_json
 from tests.web import test_web_e2e as e2e
-from tests.web.aid_agreement import measure
+from tests.web.aid_agreement import Trial, measure, trials
 from tests.web.test_web_e2e import goto, open_page
 
 live = e2e.live
@@ -155,3 +159,88 @@ def test_shoot_and_the_phases_action_are_on_the_first_screen_at_every_width(
         page.context.close()
         assert not errors, errors
     assert not below, below
+
+
+def windowed_trials(count: int, seed: int) -> list[Trial]:
+    """Random calls (as in aid_agreement) that pot at the trial's own power in some direction near the aim."""
+    out = []
+    for trial in trials(table_to_json(OFFICIAL), 12 * count, seed):
+        position = Position.from_json({"balls": trial.position})
+        stroke = Stroke(BallId.W1, trial.speed, trial.direction)
+        found = aim(position, GameState(), parse_call(trial.call), stroke)
+        if found.found and found.speed == trial.speed and found.width >= 0.02:
+            out.append(trial)
+        if len(out) == count:
+            break
+    return out
+
+
+WINDOW_GHOST = """() => {
+  // the centre of the green ghost ball the page draws for the potting window
+  const c = document.querySelector('[data-testid=table]');
+  const cue = c.dataset.cue.split(',').map(Number);
+  const d = Number(c.dataset.window) * Math.PI / 180;
+  return window.kaisa.toClient([cue[0] + 0.3 * Math.cos(d), cue[1] + 0.3 * Math.sin(d)]);
+}"""
+
+
+@pytest.mark.parametrize(("width", "height", "touch"), [(1440, 900, False), (390, 844, True)])
+def test_a_person_pots_by_eye_onto_the_drawn_window(
+    live: e2e.LiveServer, browser: Browser, width: int, height: int, touch: bool
+) -> None:
+    """Without the aim button: the person points the cue at the green window ghost the page draws, then turns
+    the aim with the keys (desktop) or the ↺ ↻ buttons (phone) until the white ghost lies on the green one,
+    and shoots. Every call goes in."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, locale="en-US")
+    context.add_init_script(
+        "localStorage.setItem('kaisa.animSpeed', '8'); localStorage.setItem('kaisa.sound', 'off');"
+        " localStorage.setItem('kaisa.lang', 'en');"
+    )
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    goto(page, live.url)
+    pots = 0
+    shots = windowed_trials(3, seed=11 if touch else 7)
+    for trial in shots:
+        page.evaluate(
+            "s => { localStorage.setItem('kaisa.study', JSON.stringify(s)); location.hash = '#/'; }",
+            {"position": trial.position, "shooter": "W1"},
+        )
+        page.wait_for_selector("#screen-start:not([hidden])")
+        page.evaluate("() => { location.hash = '#/study'; }")
+        page.wait_for_selector("#screen-table:not([hidden])")
+        page.get_by_test_id("call-text").fill(trial.call)
+        page.get_by_test_id("call-text").press("Enter")
+        page.evaluate(
+            "v => { const e = document.getElementById('speed'); e.value = String(v);"
+            " e.dispatchEvent(new Event('input', {bubbles: true})); }",
+            trial.speed,
+        )
+        page.wait_for_function("() => document.querySelector('[data-testid=table]').dataset.window")
+        page.evaluate("() => window.scrollTo(0, 0)")  # the whole table on the screen, as at the turn
+        x, y = page.evaluate(WINDOW_GHOST)
+        if touch:
+            page.touchscreen.tap(x, y)
+        else:
+            page.mouse.click(x, y)
+        for _ in range(80):  # as the person sees it: the white ghost turned towards the green one
+            window = float(page.get_by_test_id("table").get_attribute("data-window") or "nan")
+            direction = float(page.get_by_test_id("direction").input_value().replace(",", "."))
+            off = (direction - window + 540) % 360 - 180
+            if abs(off) < 0.006:
+                break
+            anticlockwise = off < 0  # a larger direction turns anticlockwise on the screen (both layouts)
+            far = abs(off) > 0.5
+            if touch:
+                page.get_by_test_id(f"nudge-{'plus' if anticlockwise else 'minus'}-{'01' if far else '001'}").tap()
+            else:
+                page.get_by_test_id("table").focus()
+                page.keyboard.press("ArrowLeft" if anticlockwise else "ArrowRight")
+        expect(page.get_by_test_id("table")).to_have_attribute("data-verdict", "pots")
+        frames = e2e.anim_count(page)
+        page.get_by_test_id("shoot").click()
+        e2e.wait_for_animation(page, frames)
+        expect(page.get_by_test_id("ruling")).not_to_have_attribute("data-legal-pot", "")
+        pots += page.get_by_test_id("ruling").get_attribute("data-legal-pot") == "true"
+    context.close()
+    assert pots == len(shots) == 3, f"{pots} of {len(shots)} went in"

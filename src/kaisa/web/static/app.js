@@ -413,6 +413,42 @@ async function aimAtCall(mode, cue, balls, ask) {
   }
 }
 
+const WINDOW_DELAY = 400; // ms after the last change of call, power or spin before the window is asked for
+let shownWindow = { key: null, answer: null, timer: null, seq: 0 };
+
+/** The full aid's potting window for the call as set (the aim helper's search, asked in the background when
+ * the call, the cue ball, the power or the spin change, never the direction): {direction, width} to draw on
+ * the aim, or null while it is asked for, when no direction pots at this power and spin, or without a call. */
+function windowFor(mode, cue, balls) {
+  if (aids.level() !== "full" || !mode.askAim || !cue) return null;
+  const text = app.call.current().text;
+  if (!text || !app.call.accepted(text)) return null;
+  const stroke = mode.strokeNow();
+  const key = JSON.stringify([balls, text, cue, stroke.speed, stroke.side, stroke.follow, stroke.elevation, stroke.place || null]);
+  if (shownWindow.key === key) return shownWindow.answer && shownWindow.answer.direction !== undefined ? shownWindow.answer : null;
+  clearTimeout(shownWindow.timer);
+  const mine = shownWindow.seq + 1;
+  shownWindow = { key, answer: null, timer: null, seq: mine };
+  shownWindow.timer = setTimeout(async () => {
+    if (!mode.alive() || mode.busy()) {
+      if (shownWindow.seq === mine) shownWindow.key = null; // asked again at the next render
+      return;
+    }
+    let answer = null;
+    try {
+      answer = await mode.askAim(text, stroke);
+    } catch {
+      answer = null; // no window to draw (the call cannot be aimed at here): the preview still says what happens
+    }
+    if (shownWindow.seq !== mine || !mode.alive()) return;
+    const same = answer && answer.found && Math.abs(answer.speed - stroke.speed) < 0.005 && answer.side === stroke.side && answer.follow === stroke.follow;
+    shownWindow.answer = same ? { direction: normaliseDirection(answer.direction), width: answer.width } : { none: true };
+    if (same) app.aimWindow = { ...shownWindow.answer, key: aimKey(cue, text) };
+    if (!mode.busy()) mode.render();
+  }, WINDOW_DELAY);
+  return null;
+}
+
 /** What a found window belongs to: the cue ball's place and the call (a window of another set-up is no help). */
 function aimKey(cue, call) {
   return `${cue[0].toFixed(4)},${cue[1].toFixed(4)}:${call}`;
@@ -847,7 +883,7 @@ class MatchMode {
         overlay.legal = lightOf(area("hand", v.position.balls, v.shooter));
       }
       const c = app.call.current();
-      if (cue) overlay.aims = [{ from: cue, ball: v.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c }];
+      if (cue) overlay.aims = [{ from: cue, ball: v.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c, window: windowFor(this, cue, balls) }];
       overlay.preview = aids.previewFor(this);
       overlay.callBall = c.ball;
       overlay.callPocket = c.pocket;
@@ -1101,8 +1137,12 @@ class MatchMode {
   }
 
   aimCall() {
-    const v = this.data;
-    aimAtCall(this, this.cuePosition(), this.tableBalls(), (call, stroke) => api.aim(this.id, call, stroke));
+    aimAtCall(this, this.cuePosition(), this.tableBalls(), (call, stroke) => this.askAim(call, stroke));
+  }
+
+  /** The aim helper on the match as it stands (a read). */
+  askAim(call, stroke) {
+    return api.aim(this.id, call, stroke);
   }
 
   callWhere() {
@@ -1209,7 +1249,14 @@ class MatchMode {
       el("p", { class: "hint-call" }, el("strong", { class: "mono", "data-testid": "hint-call" }, a.call ?? t("study.safety")), " ", el("span", { "data-testid": "hint-words" }, words)),
       el("p", { class: "hint", "data-testid": "hint-odds" }, t("hint.odds", { p: Math.round(a.p_pot * 100), e: fmtNum(a.expected_points, 2), f: Math.round(a.p_foul * 100) })),
     ];
-    if (a.stroke.place) lines.push(el("p", { class: "hint" }, t("hint.place", { ball: a.stroke.ball, x: fmtNum(a.stroke.place[0], 2), y: fmtNum(a.stroke.place[1], 2) })));
+    if (a.stroke.place) {
+      // where to put the ball in hand as a player measures it: from the head cushion and the nearer side cushion
+      const [x, y] = a.stroke.place;
+      const right = x > geo().W / 2;
+      const side = Math.round((right ? geo().W - x : x) * 100);
+      const which = t(right ? "hint.right" : "hint.left");
+      lines.push(el("p", { class: "hint" }, t("hint.place", { ball: a.stroke.ball, head: Math.round(y * 100), side, which })));
+    }
     box.replaceChildren(
       el("h4", {}, t("hint.title")),
       ...lines,
@@ -1749,6 +1796,15 @@ class ReplayMode {
     return a ? a.state_after.strokes : 0;
   }
 
+  /** The step counter: "stroke k / n", or "k / n" in a phone's bar (the words stay its accessible name). */
+  showStep(k) {
+    const box = $("replay-step");
+    const said = t("replay.step", { i: k, n: this.base.strokes });
+    box.textContent = window.innerWidth < 820 ? `${k} / ${this.base.strokes}` : said;
+    box.title = said;
+    box.setAttribute("aria-label", said);
+  }
+
   renderControls() {
     const n = this.count;
     // people count a match in strokes: the step and the scrubber go by stroke; the lag, the choice, the
@@ -1771,7 +1827,7 @@ class ReplayMode {
         }
       }
     }
-    $("replay-step").textContent = t("replay.step", { i: k, n: strokes });
+    this.showStep(k);
     $("replay-step").dataset.index = String(this.index);
     $("replay-step").dataset.stroke = String(k);
     $("replay-action").textContent = this.describe(this.index >= 0 ? this.actions[this.index] : null);
@@ -1805,6 +1861,11 @@ class ReplayMode {
     app.view.balls = { ...before.position.balls };
     app.view.overlay = {};
     if (played.outcome.records && played.outcome.records.length) {
+      // the counter and the line say the stroke that is playing, not the one before it
+      if (this.actions[i]) {
+        this.showStep(this.strokesAt(i));
+        $("replay-action").textContent = this.describe(this.actions[i]);
+      }
       keepTableInView();
       sound.playEvents(played.outcome.records, animSpeed());
       await app.view.animate(played.outcome.records, animSpeed());
@@ -1992,7 +2053,7 @@ class StudyMode {
       app.view.overlay = {
         draggable: Object.keys(this.position),
         legal: this.fromHand() ? lightOf(area("hand", this.position, this.shooter)) : null,
-        aims: cue && !this.advice.length ? [{ from: cue, ball: this.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c }] : [],
+        aims: cue && !this.advice.length ? [{ from: cue, ball: this.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c, window: windowFor(this, cue, this.position) }] : [],
         preview: this.advice.length ? null : aids.previewFor(this),
         advice: this.advice,
         callBall: c.ball,
@@ -2162,10 +2223,12 @@ class StudyMode {
   }
 
   aimCall() {
-    const state = this.gameState();
-    aimAtCall(this, this.position[this.shooter], this.position, (call, stroke) =>
-      api.studyAim({ position: { balls: this.position }, state, call, stroke }),
-    );
+    aimAtCall(this, this.position[this.shooter], this.position, (call, stroke) => this.askAim(call, stroke));
+  }
+
+  /** The aim helper in the study's position and state (a read). */
+  askAim(call, stroke) {
+    return api.studyAim({ position: { balls: this.position }, state: this.gameState(), call, stroke });
   }
 
   strokeNow() {

@@ -319,6 +319,8 @@ export class TableView {
     // where the zoomed insets went (CSS px: centre and radius), for the tests
     // what the drawn aid says of the call (the object ball's colour): pots, misses, checking, or "" (none drawn)
     this.canvas.dataset.verdict = this.verdict || "";
+    // the potting window drawn on the aim (its centre's direction), "" when none
+    this.canvas.dataset.window = this.window || "";
     this.canvas.dataset.insets = JSON.stringify(this.insets.map((i) => [Math.round(i.at[0]), Math.round(i.at[1]), Math.round(i.r)]));
   }
 
@@ -549,6 +551,7 @@ export class TableView {
     }
     this.insets = [];
     this.verdict = "";
+    this.window = "";
     for (const aim of o.aims || []) this._drawAim(aim);
     (o.advice || []).forEach((a, i) => this._drawAdvice(a, i));
   }
@@ -587,7 +590,10 @@ export class TableView {
     const called = aim.call || {};
     const preview = aim.faint ? null : this.overlay.preview;
     const verdict = aidVerdict(preview);
-    if (!aim.faint) this.verdict = level === "full" && hit.kind === "ball" ? verdict : "";
+    if (!aim.faint) {
+      this.verdict = level === "full" && hit.kind === "ball" ? verdict : "";
+      this.window = level === "full" && aim.window ? String(aim.window.direction) : "";
+    }
     const paint = (px) => {
       ctx.lineWidth = 1.5 * px;
       ctx.strokeStyle = aim.faint ? "rgba(255,255,255,0.45)" : "rgba(255,255,255,0.95)";
@@ -602,6 +608,23 @@ export class TableView {
       ctx.stroke();
       ctx.setLineDash([]);
       if (level !== "full") return;
+      if (aim.window && !aim.faint) {
+        // the potting window the server's search found at this power and spin: aim the white ghost ball onto
+        // the green one (the insets magnify both)
+        const w = g.cast(from, aim.window.direction, this.balls, aim.ball);
+        ctx.strokeStyle = "rgba(120,255,140,0.85)";
+        ctx.lineWidth = 1 * px;
+        ctx.setLineDash([2 * px, 4 * px]);
+        ctx.beginPath();
+        ctx.moveTo(...from);
+        ctx.lineTo(...w.at);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.lineWidth = 1.5 * px;
+        ctx.beginPath();
+        ctx.arc(w.at[0], w.at[1], g.R, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
       if (hit.kind === "ball") {
         // the object ball's line: its colour is the preview's verdict (physics and referee), not this geometry;
         // the straight line is the ghost-ball guide, the preview's path (drawn over it) where the ball really runs
