@@ -678,13 +678,13 @@ class MatchSession:
         if not self.match.over:
             raise MatchStalledError(f"the match did not finish within {max_actions} actions")
 
-    def aim(self, call: Call, stroke: Stroke) -> Aim:
+    def aim(self, call: Call, stroke: Stroke, *, deep: bool = True) -> Aim:
         """:func:`aim` in this match's position and state, under its rule options (reads, records nothing)."""
         state = self.match.state
         if state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
             raise IllegalActionError(f"the match is in phase {state.phase.value}: no stroke is due")
         config = self.match.config
-        return aim(state.position, state.game, call, stroke, options=config.options, spec=config.spec)
+        return aim(state.position, state.game, call, stroke, options=config.options, spec=config.spec, deep=deep)
 
     def call_prospects(self, call: Call) -> list[RulingItem]:
         """:func:`call_prospects` in this match's position and state."""
@@ -998,8 +998,8 @@ AIM_SPEEDS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0)
 AIM_SPINS = ((0.0, 0.0), (0.0, 0.4), (0.0, -0.4))
 """(side, follow): the spins it tries after the speeds with the person's own spin (none, follow, draw)."""
 
-AIM_BUDGET = 4000
-"""Simulations the search may spend before it says that nothing pots (about 4 s on a slow machine)."""
+AIM_BUDGET = 2500
+"""Simulations the search may spend before it says that nothing pots (1-3 s; more on a loaded machine)."""
 
 
 def _fmt(x: float, fi: bool) -> str:
@@ -1015,13 +1015,15 @@ def aim(
     *,
     options: RuleOptions | None = None,
     spec: TableSpec = OFFICIAL,
+    deep: bool = True,
 ) -> Aim:
     """Aim ``stroke`` (its place and elevation kept) at the centre of the window of directions that pots ``call``
     legally, found by the players' window search around the geometric aim of the call (or the stroke's own
     direction when the geometry has no route for it). The person's own speed and spin are tried first; when they
     pot in no direction, the geometric route's speed, then :data:`AIM_SPEEDS` nearest the person's, then
-    :data:`AIM_SPINS`, so that the helper never gives up on a call that a plain stroke pots. When nothing pots
-    the answer says so (``found`` false) with what to try, as a normal answer: not finding is no error."""
+    :data:`AIM_SPINS`, so that the helper never gives up on a call that a plain stroke pots (not ``deep``: the
+    stroke as set only, a quick search for the window drawn on the aim). When nothing pots the answer says so
+    (``found`` false) with what to try, as a normal answer: not finding is no error."""
     from kaisa.players.candidates import ShotCandidate
     from kaisa.players.search import find_window
     from kaisa.players.shots import generate
@@ -1047,7 +1049,7 @@ def aim(
     speeds = sorted(AIM_SPEEDS, key=lambda v: abs(v - stroke.speed))
     if routes:
         speeds.insert(0, routes[0].stroke.speed)
-    for side, follow in (own, *(s for s in AIM_SPINS if s != own)):
+    for side, follow in (own, *(s for s in AIM_SPINS if s != own)) if deep else ():
         for speed in speeds:
             if abs(speed - stroke.speed) > 0.05 or (side, follow) != own:
                 tries.append((speed, side, follow, AIM_SCANS))
@@ -1089,6 +1091,19 @@ def aim(
             break
     words = call_words(call)
     low, high = min(AIM_SPEEDS), max(AIM_SPEEDS)
+    said = Text(
+        f"Mikään suunta ei pussita maalausta ({words.fi}) voimilla {_fmt(low, True)}–{_fmt(high, True)} m/s "
+        "ylä-, ala- tai keskikierteellä. Kokeile toista maalausta tai vallin kautta, tai pelaa varmistus.",
+        f"No direction pots the call ({words.en}) at {_fmt(low, False)}-{_fmt(high, False)} m/s with follow, "
+        "draw or a centre ball. Try another call or a route off a cushion, or play safe.",
+    )
+    if not deep:
+        said = Text(
+            f"Mikään suunta ei pussita maalausta ({words.fi}) voimalla {_fmt(stroke.speed, True)} m/s ja tällä "
+            "kierteellä. Kokeile toista voimaa tai kierrettä (tähtäysapu etsii niitä).",
+            f"No direction pots the call ({words.en}) at {_fmt(stroke.speed, False)} m/s with this spin. Try "
+            "another power or spin (the aim helper searches them).",
+        )
     return Aim(
         round((base + 180.0) % 360.0 - 180.0, 4),
         0.0,
@@ -1097,12 +1112,7 @@ def aim(
         stroke.side,
         stroke.follow,
         found=False,
-        said=Text(
-            f"Mikään suunta ei pussita maalausta ({words.fi}) voimilla {_fmt(low, True)}–{_fmt(high, True)} m/s "
-            "ylä-, ala- tai keskikierteellä. Kokeile toista maalausta tai vallin kautta, tai pelaa varmistus.",
-            f"No direction pots the call ({words.en}) at {_fmt(low, False)}-{_fmt(high, False)} m/s with follow, "
-            "draw or a centre ball. Try another call or a route off a cushion, or play safe.",
-        ),
+        said=said,
     )
 
 

@@ -325,3 +325,14 @@ def test_study_refuses_a_game_state_no_match_can_be_in(
         for word in words:
             assert word in error["fi"], error
             assert word in error["en"], error
+
+
+def test_aim_helper_not_deep_tries_only_the_stroke_as_set(store: Store, client: TestClient) -> None:
+    """The page's window drawn on the aim asks with ``deep`` false: the person's own power only, so a power that
+    pots in no direction gets no window (and says so), where the deep helper finds another power."""
+    match_id = stored_match(store, CUT)
+    stroke = {"ball": "W1", "speed": 0.3, "direction": ghost_direction(CUT["W1"], CUT["K"])}
+    quick = post(client, f"/api/matches/{match_id}/aim", {"call": "K FL", "stroke": stroke, "deep": False})
+    assert not quick["found"]
+    assert "0,30 m/s" in quick["said"]["fi"]
+    assert post(client, f"/api/matches/{match_id}/aim", {"call": "K FL", "stroke": stroke})["found"]

@@ -382,6 +382,11 @@ class AdviceOut(BaseModel):
 class AimIn(Strict):
     call: str = Field(min_length=1, max_length=200, description="the call to aim at, in the call notation")
     stroke: StrokeIn = Field(description="the stroke as set: its speed, spin, elevation and place are kept")
+    deep: bool = Field(
+        True,
+        description="search other speeds and spins when the stroke's own pot in no direction (true), or only the "
+        "stroke as set (false: the page's window drawn on the aim, asked at every change of call or power)",
+    )
 
 
 class PreviewIn(Strict):

@@ -436,7 +436,7 @@ function windowFor(mode, cue, balls) {
     }
     let answer = null;
     try {
-      answer = await mode.askAim(text, stroke);
+      answer = await mode.askAim(text, stroke, false);
     } catch {
       answer = null; // no window to draw (the call cannot be aimed at here): the preview still says what happens
     }
@@ -1140,9 +1140,9 @@ class MatchMode {
     aimAtCall(this, this.cuePosition(), this.tableBalls(), (call, stroke) => this.askAim(call, stroke));
   }
 
-  /** The aim helper on the match as it stands (a read). */
-  askAim(call, stroke) {
-    return api.aim(this.id, call, stroke);
+  /** The aim helper on the match as it stands (a read); not `deep`: the stroke as set only. */
+  askAim(call, stroke, deep = true) {
+    return api.aim(this.id, call, stroke, deep);
   }
 
   callWhere() {
@@ -2226,9 +2226,9 @@ class StudyMode {
     aimAtCall(this, this.position[this.shooter], this.position, (call, stroke) => this.askAim(call, stroke));
   }
 
-  /** The aim helper in the study's position and state (a read). */
-  askAim(call, stroke) {
-    return api.studyAim({ position: { balls: this.position }, state: this.gameState(), call, stroke });
+  /** The aim helper in the study's position and state (a read); not `deep`: the stroke as set only. */
+  askAim(call, stroke, deep = true) {
+    return api.studyAim({ position: { balls: this.position }, state: this.gameState(), call, stroke, deep });
   }
 
   strokeNow() {
