@@ -940,7 +940,7 @@ def test_a_whole_match_against_the_computer_to_the_summary_and_its_replay(
         expect(step).to_have_text(re.compile(f"^({word} )?{k} / {view['strokes']}$"))
         page.get_by_test_id("replay-scrub").fill(str(k + 1))
         expect(step).to_have_attribute("data-stroke", str(k + 1))
-        expect(step).to_have_text(f"{word} {k + 1} / {view['strokes']}")
+        expect(step).to_have_attribute("aria-label", f"{word} {k + 1} / {view['strokes']}")
         shown = int(step.get_attribute("data-index") or -1)
         expect(items.nth(shown)).to_have_attribute("aria-current", "step")
         expect(items.nth(shown)).to_contain_text(f"{k + 1}. ")

@@ -98,6 +98,10 @@ def test_the_aim_helper_says_when_nothing_pots_without_an_error(live: e2e.LiveSe
         + "));"
     )
     goto(page, live.url + "#/study")
+    # the centre of the middle pocket's drawn hole calls the pocket (it re-aimed the cue before)
+    ml = page.evaluate("() => window.kaisa.table.pockets.ML.capture.centre")
+    page.mouse.click(*page.evaluate("p => window.kaisa.toClient(p)", ml))
+    expect(page.get_by_test_id("call-pocket")).to_have_value("ML")
     page.get_by_test_id("call-text").fill("K ML")
     page.get_by_test_id("call-text").press("Enter")
     before = page.get_by_test_id("direction").input_value()
