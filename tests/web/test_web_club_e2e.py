@@ -1176,8 +1176,9 @@ def test_7d_a_double_hit_entered_by_touch_is_kept_when_the_stroke_is_corrected(l
 
 
 def test_a_match_opened_mid_game_on_a_phone_shows_the_call_and_the_confirm_button(live: Server, pages: Pages) -> None:
-    """A phone that opens (or reloads) a match in progress shows the stroke due: the call and "Enter the stroke"
-    are in the window, below the top bar; every link and button is a 44 px target, the undo's answers too."""
+    """A phone that opens (or reloads) a match in progress shows the stroke due: the call and its one-tap outcomes
+    (the quick entry, issue 28) are in the window, below the top bar; every link and button is a 44 px target, the
+    undo's answers too."""
     match_id, token = live.new_match(("Aino", "Eero"), table="3")
     for place in ([0.5, 0.3], None):
         marks: dict[str, Any] = {"pots": [["K", "FL"]], "first_contact": "K"}
@@ -1190,10 +1191,12 @@ def test_a_match_opened_mid_game_on_a_phone_shows_the_call_and_the_confirm_butto
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     expect(page.get_by_test_id("entry-title")).to_have_text("Stroke 3: Aino (W1)")
-    expect(page.get_by_test_id("enter-stroke")).to_be_in_viewport()
-    expect(page.get_by_test_id("call-ball-K")).to_be_in_viewport()
+    expect(page.get_by_test_id("quick-title")).to_have_text("Stroke 3: Aino (W1)")
+    expect(page.get_by_test_id("quick-as-called")).to_be_in_viewport()
+    expect(page.get_by_test_id("quick-first-K")).to_be_in_viewport()
+    expect(page.get_by_test_id("quick-ball-K")).to_be_in_viewport()
     bar = page.locator(".topbar").bounding_box()
-    call = page.get_by_test_id("call-ball-K").bounding_box()
+    call = page.get_by_test_id("quick-ball-K").bounding_box()
     assert bar is not None
     assert call is not None
     assert call["y"] >= bar["y"] + bar["height"], (call, bar)

@@ -219,4 +219,6 @@ def test_the_schema_covers_every_browser_table_operation() -> None:
         "GET /api/kaavio/competitions/{cid}/results.pdf",
         "GET /api/kaavio/competitions/{cid}/results.csv",
         "GET /api/kaavio/competitions/{cid}/placings.csv",
+        "GET /api/kaavio/competitions/{cid}/games/{number}/scoresheet",
+        "GET /api/kaavio/competitions/{cid}/games/{number}/scoresheet.pdf",
     }

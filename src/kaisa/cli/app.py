@@ -12,7 +12,20 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli import advise, bench, common, dataset, kaavio, match, records, rule, serve, simulate, tournament
+from kaisa.cli import (
+    advise,
+    bench,
+    common,
+    dataset,
+    kaavio,
+    kaavio_papers,  # noqa: F401  (importing it adds its commands to the kaavio group)
+    match,
+    records,
+    rule,
+    serve,
+    simulate,
+    tournament,
+)
 from kaisa.cli.common import console
 
 app = typer.Typer(
@@ -61,6 +74,7 @@ bench_app.command("compiled")(bench.bench_compiled)
 bench_app.command("throughput")(bench.bench_throughput)
 bench_app.command("referee")(bench.bench_referee)
 bench_app.command("web")(bench.bench_web)
+bench_app.command("streams")(bench.bench_streams)
 bench_app.command("env")(bench.bench_env)
 bench_app.command("ai")(bench.bench_ai)
 bench_app.command("kaavio")(kaavio.bench_kaavio)

@@ -116,6 +116,53 @@ def bench_web(
     print_web_report(web_benchmark(strokes=strokes, seed=seed, console=console), console)
 
 
+def bench_streams(
+    streams: Annotated[int, typer.Option("--streams", min=1, max=5000, help="Spectator streams open at once.")] = 1000,
+    markers: Annotated[
+        int, typer.Option("--markers", min=1, max=20, help="Markers, each at a table of their own.")
+    ] = 6,
+    entries: Annotated[int, typer.Option("--entries", min=1, max=30, help="Strokes each marker enters.")] = 15,
+    interval: Annotated[
+        float, typer.Option("--interval", min=0.2, max=10.0, help="Seconds between a marker's strokes.")
+    ] = 2.0,
+    idle: Annotated[
+        float, typer.Option("--idle", min=1.0, max=60.0, help="Seconds the server's CPU is measured with no entries.")
+    ] = 10.0,
+    tail: Annotated[
+        float, typer.Option("--tail", min=1.0, max=60.0, help="Seconds the streams may take after the last entry.")
+    ] = 10.0,
+    before: Annotated[
+        bool,
+        typer.Option(
+            "--before/--no-before",
+            help="Also run 'before': every stream polling the database and building its view on its own.",
+        ),
+    ] = False,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="An empty PostgreSQL database's URL to run on (default: a fresh SQLite file)."),
+    ] = None,
+) -> None:
+    """A club night's spectators by the thousand on one server process on 127.0.0.1: markers' answer times, the
+    delay to every stream, entries lost or doubled, the server's CPU with the streams open (shared streams, and
+    with --before every stream on its own, in the same run)."""
+    from kaisa.bench.streams import BenchProcessError, print_streams_report, streams_run
+    from kaisa.records.storage import StorageError, open_store
+
+    if db is not None:
+        try:
+            open_store(db).close()  # reachable, and its tables made, before any process starts
+        except StorageError as error:
+            fail(str(error))
+    runs = []
+    try:
+        for label, shared in ([("before (per stream)", False)] if before else []) + [("after (shared)", True)]:
+            runs.append(streams_run(label, shared, streams, markers, entries, interval, idle, tail, db, console))
+    except BenchProcessError as error:
+        fail(str(error))
+    print_streams_report(runs, console)
+
+
 def bench_env(
     strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes to play both ways.")] = 300,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts, strokes and calls.")] = 2014,

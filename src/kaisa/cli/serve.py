@@ -21,6 +21,12 @@ from kaisa.cli.common import console, fail
 
 CERT_HELP = "Serve HTTPS with this PEM certificate (with --keyfile), e.g. a self-signed one for the club's Wi-Fi."
 KEY_HELP = "The PEM private key of --certfile (not encrypted)."
+WORKERS_HELP = (
+    "Server processes sharing the port and the database (a federation's server on PostgreSQL: every process "
+    "hears the others' entries at once; on SQLite within half a second). Opens no browser."
+)
+WORKER_ENV = "KAISA_WORKER_SETTINGS"
+"""How ``--workers`` hands the database and the address to its server processes (which import the app anew)."""
 
 
 class TlsFilesError(Exception):
@@ -105,9 +111,13 @@ def club_command(
     no_browser: Annotated[bool, typer.Option("--no-browser", help="Do not open the page in a browser.")] = False,
     certfile: Annotated[Path | None, typer.Option("--certfile", help=CERT_HELP)] = None,
     keyfile: Annotated[Path | None, typer.Option("--keyfile", help=KEY_HELP)] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help=WORKERS_HELP)] = 1,
 ) -> None:
     """Scorekeeping for real club matches: the same server, opening the marker's page (/club); the spectator
     scoreboard is at /scoreboard."""
+    if workers > 1:
+        serve_workers(host, port, db, workers, tls=tls_files(certfile, keyfile))
+        return
     serve(host, port, db, no_browser, "/club", tls=tls_files(certfile, keyfile))
 
 
@@ -308,3 +318,59 @@ def serve(host: str, port: int, db: str | None, no_browser: bool, page: str, *, 
             close_pool()  # the computer players' and the advisor's worker processes go with the server
     if refused:
         fail(refused[0])
+
+
+def serve_workers(host: str, port: int, db: str | None, workers: int, *, tls: TlsFiles | None = None) -> None:
+    """``kaisa club --workers N``: N server processes (uvicorn's supervisor, which restarts one that dies) accepting
+    on one listening socket, each with its own app (:func:`worker_app`) on the one database. The database is
+    opened (and migrated) here first, so that one that cannot be opened stops the command with one line."""
+    import json
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from kaisa.records.storage import StorageError, open_store
+
+    try:
+        store = open_store(db)
+    except StorageError as error:
+        fail(str(error))
+    url = store.engine.url.render_as_string(hide_password=False)
+    console.print(f"[dim]Matches are saved in {store.url} after every stroke; Ctrl+C stops the server.[/]")
+    store.close()
+    try:
+        sock = listen_socket(host, port)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port (0 picks a free one)")
+    scheme = "https" if tls else "http"
+    url_shown = f"{scheme}://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{sock.getsockname()[1]}/club"
+    console.print(
+        f"[bold]Kaisa {__version__}[/]: the marker's page is at [link={url_shown}]{url_shown}[/link] "
+        f"({workers} server processes)"
+    )
+    os.environ[WORKER_ENV] = json.dumps({"db": url, "host": host})
+    config = uvicorn.Config(
+        "kaisa.cli.serve:worker_app",
+        factory=True,
+        workers=workers,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+        ssl_certfile=None if tls is None else tls.certfile,
+        ssl_keyfile=None if tls is None else tls.keyfile,
+    )
+    Multiprocess(config, sockets=[sock]).run()
+
+
+def worker_app() -> Any:
+    """One ``--workers`` server process's app: the store, the app and the host guard as :func:`serve` makes them
+    (the settings in ``$KAISA_WORKER_SETTINGS``)."""
+    import json
+
+    from kaisa.records.storage import open_store
+    from kaisa.web import create_app
+    from kaisa.web.security import HostGuard
+
+    settings = json.loads(os.environ[WORKER_ENV])
+    app = create_app(open_store(settings["db"]), close_store=True)
+    app.state.bind_host = settings["host"]
+    return HostGuard(app, [settings["host"]])

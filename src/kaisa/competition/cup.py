@@ -47,9 +47,7 @@ def tiebreak(seed: int, number: int) -> float:
 def cup_ranking(k: Kaavio) -> list[int]:
     """Players with at most 1 loss after round 2, best first, from the games of rounds 1-2 only (so the
     ranking, and the places filled from it, stay fixed while the cup is played)."""
-    from kaisa.competition.kaavio import Kaavio as _Kaavio
-
-    first = _Kaavio(k.settings, k.players, [g for g in k.games if g.round <= 2], k.drawn, k.draw_seed)
+    first = type(k)(k.settings, k.players, [g for g in k.games if g.round <= 2], k.drawn, k.draw_seed)
     alive = [p.number for p in k.players if first.losses(p.number) <= 1]
     return sorted(
         alive,

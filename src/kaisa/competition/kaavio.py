@@ -10,7 +10,14 @@ Decisions on KAAVIO.md's [?] points that live here:
 * Late entries (3.1): allowed until a round-2 game starts; the newcomer gets the next number, round 1 gains his
   game if someone was waiting, and the unstarted round-2 games are drawn again for the new count.
 * The search runs after a result once a round-2 game has finished and at most 8 games are unfinished (4.1);
-  its pairs are added and it runs again until it adds nothing.
+  its pairs are added, and it runs once more only when KaisaKaavio's would (UusiHakuTarvitaan, 4.3: after a
+  pair across rounds, ...); the competition option ``search_rerun`` = ``until_settled`` runs it again until it
+  adds nothing, as this project did before.
+* Game numbers (PeliNumero) as KaisaKaavio sorts its games: by round, player 1's personal round, player 1's
+  and player 2's numbers (Peli.LajitteluNumero), within the draw and within each search's new games; a game's
+  number, once given, is never changed by a later search. KaisaKaavio inserts a new game at its sorted place and
+  renumbers the games after it, so a number already on the bracket or a printed pelipöytäkirja can change
+  there; here a game that sorts before games already numbered takes the next number instead.
 * A score that decides nothing (38-39, neither at the target, no v or h) is kept as an interim score and makes
   the game running, as in KaisaKaavio (KAAVIO 7); :func:`interim_text` is what the director is told, so such a
   score is never taken for a saved result.
@@ -43,6 +50,7 @@ from kaisa.competition.model import (
     KaavioType,
     Outcome,
     Player,
+    SearchRerun,
     Seeding,
     Settings,
     points_value,
@@ -303,10 +311,8 @@ class Kaavio:
         twist = n % 4 == 2 and self.settings.seeding != Seeding.TWENTY_FOUR
         for a, b, ra, rb in draw_mod.round2_pairs(n, count, met, twist):
             games.append(Game(0, max(ra, rb), ra, rb, a, b))
-        walkovers = [g for g in games if g.player2 is None]
-        rest = [g for g in games if g.player2 is not None]
-        rest.sort(key=lambda g: g.round)
-        self.games = [g.with_(number=i + 1) for i, g in enumerate(walkovers + rest)]
+        games.sort(key=kaisakaavio_order)
+        self.games = [g.with_(number=i + 1) for i, g in enumerate(games)]
 
     # -- running the night -----------------------------------------------------------------------------------
 
@@ -500,7 +506,8 @@ class Kaavio:
         )
 
     def run_search(self) -> list[Game]:
-        """Run the search until it adds nothing (KAAVIO 4.1); the new games, numbered on."""
+        """Run the search (KAAVIO 4.1) and once more when KaisaKaavio would (4.3; or until it adds nothing, with
+        the option ``until_settled``); the new games, numbered on in KaisaKaavio's order."""
         added: list[Game] = []
         if self.settings.kind == KaavioType.CUP:
             from kaisa.competition.cup import advance_cup
@@ -511,13 +518,19 @@ class Kaavio:
         for _ in range(64):
             if not self.search_allowed():
                 break
-            pairs = search_mod.search(self.numbers(), self.search_games(), self.ko)
-            if not pairs:
+            found = search_mod.search_once(self.numbers(), self.search_games(), self.ko)
+            if not found.pairs:
                 break
-            for p in pairs:
-                g = Game(len(self.games) + 1, p.round, p.round1, p.round2, p.player1, p.player2, comment=p.comment)
+            new = sorted(
+                (Game(0, p.round, p.round1, p.round2, p.player1, p.player2, comment=p.comment) for p in found.pairs),
+                key=kaisakaavio_order,
+            )
+            for g in new:
+                g = g.with_(number=len(self.games) + 1)
                 self.games.append(g)
                 added.append(g)
+            if self.settings.search_rerun == SearchRerun.KAISAKAAVIO and not found.again:
+                break
         self.refresh()
         return [self.game(g.number) for g in added]
 
@@ -604,6 +617,12 @@ class Kaavio:
                     f"peli {g.number} nimeää pelaajan, joka ei ole kilpailussa",
                     f"game {g.number} names a player who is not in the competition",
                 )
+
+
+def kaisakaavio_order(g: Game) -> tuple[int, int, int, int]:
+    """KaisaKaavio's sort of games (Peli.LajitteluNumero without venues or cup): round, player 1's personal
+    round, player 1's number, player 2's (-1 for a walkover)."""
+    return (g.round, g.round1, g.player1, -1 if g.player2 is None else g.player2)
 
 
 def _table_key(t: str) -> tuple[int, str]:

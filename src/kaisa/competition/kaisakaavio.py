@@ -19,6 +19,7 @@ from typing import Any
 
 from kaisa.competition.kaavio import Kaavio
 from kaisa.competition.model import (
+    MAX_PLAYERS,
     MAX_TARGET,
     MIN_TARGET,
     CompetitionError,
@@ -28,6 +29,7 @@ from kaisa.competition.model import (
     Outcome,
     PlacingMode,
     Player,
+    SearchRerun,
     Seeding,
     Settings,
     read_result,
@@ -64,6 +66,7 @@ _KNOWN = {
     "ArvontaSiemen",
     "KaisaPoydat",
     "KaisaOsallistumisMaksu",
+    "KaisaHakuUudelleen",
 }
 
 
@@ -99,6 +102,19 @@ def _target(raw: str) -> int:
             f"the target {raw[:20]} is not a number {MIN_TARGET}-{MAX_TARGET}",
         )
     return int(raw)
+
+
+def _rerun(raw: str) -> SearchRerun:
+    """This project's search option (absent in KaisaKaavio's own files: its behaviour, the default)."""
+    if not raw:
+        return SearchRerun.KAISAKAAVIO
+    try:
+        return SearchRerun(raw)
+    except ValueError:
+        raise _bad(
+            f"haun toisto {raw[:20]} ei ole {' tai '.join(SearchRerun)}",
+            f"the search option {raw[:20]} is not {' or '.join(SearchRerun)}",
+        ) from None
 
 
 def from_xml(data: str | bytes) -> Kaavio:
@@ -142,10 +158,12 @@ def from_xml(data: str | bytes) -> Kaavio:
         target=_target(text.get("TavoitePistemaara", "")),
         placing=placing,
         seeding=seeding,
-        max_players=_int(text.get("PelaajiaEnintaan"), 128),
+        # KaisaKaavio's own most is 256: a file that lists no more players than this project's most is taken
+        max_players=min(MAX_PLAYERS, _int(text.get("PelaajiaEnintaan"), MAX_PLAYERS)),
         tables=tuple(t for t in text.get("KaisaPoydat", "").split(",") if t),
         entry_fee=_int(text.get("KaisaOsallistumisMaksu")),
         extra=extra,
+        search_rerun=_rerun(text.get("KaisaHakuUudelleen", "")),
     )
     players = []
     for el in root.iterfind("Osallistujat/Pelaaja"):
@@ -261,6 +279,8 @@ def to_xml(k: Kaavio) -> str:
     # this project's own fields; KaisaKaavio's XmlSerializer skips elements it does not know
     el("KaisaPoydat", ",".join(s.tables))
     el("KaisaOsallistumisMaksu", _num(s.entry_fee))
+    if s.search_rerun != SearchRerun.KAISAKAAVIO:
+        el("KaisaHakuUudelleen", s.search_rerun.value)
     for key, value in s.extra.items():
         if key != _START:
             el(key, value)

@@ -78,6 +78,16 @@ class PlacingMode(StrEnum):
     CUP = "cup"  # 0 wins last; the rest by games played
 
 
+class SearchRerun(StrEnum):
+    """When the search runs again after it has added games (KAAVIO 4.1, 4.3)."""
+
+    # KaisaKaavio: once per result, and once more when it asks for it (UusiHakuTarvitaan: after a pair across
+    # rounds or of the next round, a careful-mode pair, or one player left waiting), as its timer does
+    KAISAKAAVIO = "kaisakaavio"
+    # again and again until a search adds nothing: games come out as early as they can, sometimes other pairs
+    UNTIL_SETTLED = "until_settled"
+
+
 class Seeding(StrEnum):
     """Seeded draw numbers (KAAVIO 3.2, 3.3)."""
 
@@ -356,6 +366,7 @@ class Settings:
     entry_fee: int = 0
     prizes: PrizeSettings = PrizeSettings()
     extra: dict[str, str] = field(default_factory=dict)
+    search_rerun: SearchRerun = SearchRerun.KAISAKAAVIO
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -371,6 +382,7 @@ class Settings:
             "entry_fee": self.entry_fee,
             "prizes": self.prizes.to_json(),
             "extra": dict(self.extra),
+            "search_rerun": self.search_rerun.value,
         }
 
     @staticmethod
@@ -388,4 +400,5 @@ class Settings:
             entry_fee=int(d.get("entry_fee", 0)),
             prizes=PrizeSettings.from_json(d.get("prizes", {})),
             extra={str(k): str(v) for k, v in d.get("extra", {}).items()},
+            search_rerun=SearchRerun(d.get("search_rerun", SearchRerun.KAISAKAAVIO.value)),
         )

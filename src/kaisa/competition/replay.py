@@ -3,7 +3,8 @@
 The same players with the same draw numbers are drawn again (rounds 1-2 must come out identical), then ready
 games are started on ``tables`` tables in list order, the first running game is finished with its recorded
 points, and the search adds its games. Every game the search makes must exist in the recorded bracket with the
-same round, numbers and personal rounds, and the game counts must match at the end. This is how a club checks
+same round, numbers and personal rounds, and the game counts must match at the end; ``renumbered`` counts the
+games whose game number differs from the file's. This is how a club checks
 that a KaisaKaavio file it brings over would have been drawn the same here, and how the search's fidelity is
 measured.
 """
@@ -18,13 +19,16 @@ from kaisa.competition.model import CompetitionError, Game, GameState, Settings
 
 @dataclass(frozen=True)
 class ReplayResult:
-    """``ok`` when every game came out as recorded; otherwise ``fi``/``en`` say where it first differed."""
+    """``ok`` when every game came out as recorded; otherwise ``fi``/``en`` say where it first differed.
+    ``renumbered``: games (of an ``ok`` replay) whose number is not the recorded game's (KaisaKaavio renumbers
+    games already listed when a later one sorts before them; this project keeps a number once given)."""
 
     ok: bool
     games: int
     recorded: int
     fi: str = ""
     en: str = ""
+    renumbered: int = 0
 
 
 def _key(g: Game) -> tuple[int, int, int | None, int, int]:
@@ -86,7 +90,8 @@ def replay(real: Kaavio, tables: int = 4) -> ReplayResult:
             f"pelejä {len(k.games)}, tallennetussa kaaviossa {len(real.games)}",
             f"{len(k.games)} games, {len(real.games)} in the recorded bracket",
         )
-    return ReplayResult(True, len(k.games), len(real.games))
+    renumbered = sum(1 for g in k.games if recorded[_key(g)].number != g.number)
+    return ReplayResult(True, len(k.games), len(real.games), renumbered=renumbered)
 
 
 def _fail(k: Kaavio, real: Kaavio, fi: str, en: str) -> ReplayResult:

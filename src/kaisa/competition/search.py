@@ -1,5 +1,8 @@
 """The search for later rounds (haku, KAAVIO 4): which new games can be added now.
 
+One call is one of KaisaKaavio's searches (:func:`search_once`); whether it runs again is the caller's
+(``Found.again`` is KaisaKaavio's reason to).
+
 The search tries every outcome of the unfinished games (at most 8 of them, 2^k scenarios), searches each as if
 all games were played, and keeps the pairs that come out in every scenario (4.1). Within a scenario, fast mode
 (more than 7 players still in) takes the first candidate that passes the rematch, round and look-ahead checks
@@ -10,13 +13,14 @@ Decisions on the [?] points of KAAVIO.md, each tested in tests/competition/:
 * Knockout status is taken from the *personal* round everywhere (KAAVIO 12.3 and 12.6, second stall): a loss
   puts a player out when his own n-th game is at or after the first KO round.
 * "Both lost" counts one loss to each player, everywhere (12.4).
-* Fast-mode dead end (4.3, 12.5): no game is made; the director can pair by hand.
+* Fast-mode dead end (4.3, 12.5): where KaisaKaavio makes no game, the search goes on (:meth:`_Scenario.dead_end`).
 * Two players left always play (4.5, 12.6 first stall): when exactly two are still in, no game of theirs is
   unfinished and the search found nothing (their game counts are 2 or more apart), the final is made anyway.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -72,11 +76,17 @@ class _Extra:
     """The pairs the look-ahead has fixed above the current position (4.3 d), with what it asks of them kept
     at hand: each player's count of them up to a round, and the first meeting of each pair."""
 
-    __slots__ = ("_counts", "first", "games")
+    __slots__ = ("_counts", "_parent", "first", "games")
 
-    def __init__(self, games: tuple[SGame, ...] = (), first: dict[frozenset[int], SGame] | None = None) -> None:
+    def __init__(
+        self,
+        games: tuple[SGame, ...] = (),
+        first: dict[frozenset[int], SGame] | None = None,
+        parent: _Extra | None = None,
+    ) -> None:
         self.games = games
         self.first = first or {}
+        self._parent = parent
         self._counts: dict[int, dict[int, int]] = {}
 
     def plus(self, g: SGame) -> _Extra:
@@ -84,18 +94,32 @@ class _Extra:
         assert g.p2 is not None
         first = dict(self.first)
         first.setdefault(frozenset((g.p1, g.p2)), g)
-        return _Extra((*self.games, g), first)
+        return _Extra((*self.games, g), first, self)
 
     def counts(self, cap: int) -> dict[int, int]:
+        """Each player's count of these pairs up to round ``cap``: the parent's (the same pairs less the last,
+        already counted on the way down) and the last pair."""
         c = self._counts.get(cap)
         if c is None:
-            c = self._counts[cap] = Counter(
-                p for g in self.games if g.round <= cap for p in (g.p1, g.p2) if p is not None
-            )
+            if self._parent is None:
+                c = dict(Counter(p for g in self.games if g.round <= cap for p in (g.p1, g.p2) if p is not None))
+            else:
+                c = dict(self._parent.counts(cap))
+                g = self.games[-1]
+                if g.round <= cap:
+                    for p in (g.p1, g.p2):
+                        if p is not None:
+                            c[p] = c.get(p, 0) + 1
+            self._counts[cap] = c
         return c
 
 
 _NO_EXTRA = _Extra()
+
+#: A look-ahead that passed, as (searcher, opponent, the rest): each pair passed a)-c) and the next searcher's
+#: pair followed, to the end of the round or to a pair everyone else is ahead of. None: it passed otherwise
+#: (the budget ran out, or the last searcher had no candidate left), which proves nothing for later searchers.
+_Path = tuple[int, int, "_Path | None"]
 
 
 class _Scenario:
@@ -114,8 +138,13 @@ class _Scenario:
         self.met: Counter[frozenset[int]] = Counter()
         self.rounds: dict[int, list[int]] = {p: [] for p in self.players}
         self.added: list[SGame] = []
+        self.again = False
+        self.complete = True
         self.budget = LOOK_AHEAD_BUDGET
         self.relaxed = False
+        self.reuse = False
+        self.path: _Path | None = None
+        self._proof: tuple[int, int, int, int, _Path | None] | None = None
         self.first: dict[frozenset[int], SGame] = {}
         self._capped: dict[tuple[int, int], int] = {}
         self._inn: list[int] | None = None
@@ -138,8 +167,13 @@ class _Scenario:
         s.met = Counter(self.met)
         s.rounds = {p: list(r) for p, r in self.rounds.items()}
         s.added = []
+        s.again = False
+        s.complete = True
         s.budget = LOOK_AHEAD_BUDGET
         s.relaxed = False
+        s.reuse = False
+        s.path = None
+        s._proof = None
         s.first = dict(self.first)
         s._capped = {}
         s._inn = None
@@ -149,7 +183,8 @@ class _Scenario:
 
     def _account(self, g: SGame) -> None:
         self._capped.clear()
-        self._inn = None
+        if g.played:
+            self._inn = None  # a game the search adds puts nobody out
         for p in (g.p1, g.p2):
             if p is None:
                 continue
@@ -227,7 +262,12 @@ class _Scenario:
 
     def run(self, want: set[frozenset[int]] | None = None) -> list[SGame]:
         """The pairs this scenario adds, in order. With ``want``, stop once all of those have come out: the
-        pairs after them cannot change which of ``want`` this scenario holds (the search adds them one by one)."""
+        pairs after them cannot change which of ``want`` this scenario holds (the search adds them one by one);
+        ``complete`` is then False, and ``again`` may miss a reason found after them.
+
+        ``again`` is KaisaKaavio's UusiHakuTarvitaan (HaePelitKierrokselle): the search stopped after a pair
+        across rounds, a pair of the next round or a careful-mode pair, careful mode was reached after pairs
+        were made, or one player of the round was left waiting; KaisaKaavio then searches again once."""
         inn = [p for p in self.players if self.still_in(p)]
         if len(inn) < 2:
             return []
@@ -241,24 +281,34 @@ class _Scenario:
             if found is None:
                 break
             a, b, careful = found
-            if any(not g.played and (g.has(a) or g.has(b)) for g in self.games):
+            if self.pending[a] or self.pending[b]:  # an unfinished game of either
                 break
             g = self.add(a, b)
             if g.r1 < g.round or g.r2 < g.round or g.round > r or careful:
+                self.again = True
                 break
             if want is not None:
                 want = want - {frozenset((a, b))}
                 if not want:
-                    break
+                    self.complete = False
+                    return self.added
+        if self.added and sum(1 for p in inn if self.count[p] < r) == 1:
+            self.again = True  # one player left waiting for an opponent of the next round
         return self.added
 
+    def run_flag(self) -> bool:
+        """Run this scenario to its end: KaisaKaavio's reason to search again (``again``)."""
+        self.run()
+        return self.again
+
     def next_pair(self, r: int) -> tuple[int, int, bool] | None:
-        inn = [p for p in self.players if self.still_in(p)]
+        inn = self.inn()
         if len(inn) < 2:
             return None
         careful = len(inn) <= CAREFUL_PLAYERS
         if careful:
             if self.added:
+                self.again = True  # careful mode pairs one game at a time
                 return None
             pick = self.careful(inn)
             if pick is None:
@@ -278,26 +328,60 @@ class _Scenario:
     # -- fast mode (4.3) -------------------------------------------------------------------------------------
 
     def fast(self, r: int, inn: list[int]) -> tuple[int, int] | None:
-        order = sorted(inn, key=lambda p: (self.count[p], p))
-        searchers = [p for p in order if self.count[p] < r]
+        order = sorted(inn, key=self.count.__getitem__)  # stable: in number order within a count
+        searchers = order[: bisect_left(order, r, key=self.count.__getitem__)]  # those with under r games
         if not searchers:
             return None
         h = searchers[0]
         if not self.surely_in(h):
             return None
-        cands = [p for p in order if self.count[p] >= self.count[h] and p != h]
+        cands = order[1:]  # h is the first in order: every other player has at least his games
         if not cands:
             return None
         if len(cands) == 1:
             v: int | None = cands[0]
         else:
             self.budget = LOOK_AHEAD_BUDGET
-            v = next((c for c in cands if self.check(r, _NO_EXTRA, searchers, cands, h, c)), None)
+            proven = self.proven(r, h)
+            v = None
+            for c in cands:
+                if c == proven:
+                    v = c  # the previous searcher's look-ahead paired h with c and the rest of the round after
+                    break
+                self.path = None
+                if self.check(r, _NO_EXTRA, searchers, cands, h, c):
+                    v = c
+                    break
             if v is None:
+                self._proof = None
                 v = self.dead_end(r, searchers, cands, h)
+            elif self.reuse and v != proven:
+                self._proof = (r, len(self.added), h, v, self.path[2]) if self.path is not None else None
         if v is None or not self.surely_in(v):
             return None
         return h, v
+
+    def proven(self, r: int, h: int) -> int | None:
+        """The opponent the previous searcher's look-ahead paired ``h`` with, when that look-ahead went on to
+        the end of the round (:data:`_Path`) and its own pair was added since.
+
+        Then the check of h with that opponent passes, exactly: the scenario now holds that added pair where the
+        look-ahead held it fixed (the same counts and meetings for everyone else), so the same pairs pass a)-c)
+        and the same searchers follow; the candidates have gained only the two players just paired, and more
+        candidates only add ways to pair the rest; the budget only ever turns a failing look-ahead into a
+        passing one. Candidates before it are still checked in full (the two new ones may let them pass)."""
+        proof = self._proof
+        self._proof = None
+        if proof is None or not self.reuse or self.relaxed:
+            return None
+        rr, n, a, b, path = proof
+        if rr != r or len(self.added) != n + 1 or path is None or path[0] != h:
+            return None
+        last = self.added[-1]
+        if {last.p1, last.p2} != {a, b} or last.round > r:
+            return None
+        self._proof = (r, len(self.added), h, path[1], path[2])
+        return path[1]
 
     def dead_end(self, r: int, searchers: list[int], cands: list[int], h: int) -> int | None:
         """[?] No candidate passes a)-d) (KAAVIO 4.3, 12.5): KaisaKaavio makes no game and the night stalls
@@ -343,18 +427,26 @@ class _Scenario:
         rest_s = [p for p in searchers if p not in (h, v)]
         rest_c = [p for p in cands if p not in (h, v)]
         if not rest_s:
+            self.path = (h, v, None)
             return True
         nxt = rest_s[0]
         if nxt in rest_c:
             rest_c.remove(nxt)
         if len(rest_s) == 1 and not rest_c:
+            self.path = None  # passes only while no candidate is left: not a proof for later
             return True
         if self.budget <= 0:
+            self.path = None
             return True  # [?] look-ahead budget spent: take the candidate that passed a)-c)
         for c in rest_c:
             if self.check(r, extra2, rest_s, rest_c, nxt, c):
+                if self.path is not None:
+                    self.path = (h, v, self.path)
                 return True
-        return all(self.capped(p, r, extra2) > k for p in self.inn())
+        if all(self.capped(p, r, extra2) > k for p in self.inn()):
+            self.path = (h, v, None)  # everyone else is ahead of this pair: it passes whatever follows
+            return True
+        return False
 
     # -- careful mode (4.4) ----------------------------------------------------------------------------------
 
@@ -514,50 +606,96 @@ def _score_state(
     return min(CAP, total + min(CAP, res[0] + total))
 
 
+@dataclass(frozen=True)
+class Found:
+    """What one search (KaisaKaavio's Hae) gives: the pairs to add, and ``again`` when KaisaKaavio would search
+    once more after adding them (UusiHakuTarvitaan in any scenario, KAAVIO 4.3: after a pair across rounds)."""
+
+    pairs: list[Pair]
+    again: bool = False
+
+
 def search(
     players: Iterable[int],
     games: Sequence[SGame],
     ko: int,
     max_unfinished: int = MAX_UNFINISHED,
-    stop_early: bool = True,
+    exhaustive: bool = False,
 ) -> list[Pair]:
     """The pairs to add now: those found in every scenario of the unfinished games (4.1), in the order of the
-    first scenario. ``games`` holds all games, ``played`` False for the unfinished ones. ``stop_early=False``
-    searches every scenario even after no pair can be added any more (the same answer; for the benchmark's
-    worst case)."""
+    first scenario. ``games`` holds all games, ``played`` False for the unfinished ones. ``exhaustive``
+    searches every scenario to its end and every look-ahead in full, as KaisaKaavio does (the same answer,
+    slowly: the reference the tests hold the fast search to, and the benchmark's bound)."""
+    return search_once(players, games, ko, max_unfinished, exhaustive).pairs
+
+
+def search_once(
+    players: Iterable[int],
+    games: Sequence[SGame],
+    ko: int,
+    max_unfinished: int = MAX_UNFINISHED,
+    exhaustive: bool = False,
+) -> Found:
+    """:func:`search` with KaisaKaavio's reason to search again (:class:`Found`).
+
+    Fast, with the same answer as ``exhaustive``: it stops at the first scenario that rules every pair out, a
+    scenario stops once the pairs still possible have come out in it, and a searcher whose opponent the
+    previous searcher's look-ahead already paired him with takes that opponent's check as proven
+    (:meth:`_Scenario.fast`)."""
     players = sorted(set(players))
     done = [g for g in games if g.played]
     open_ = [g for g in games if not g.played]
     if len(open_) > max_unfinished:
-        return []
+        return Found([])
     first: list[SGame] = []
     alive: set[frozenset[int]] = set()
+    again = False
+    cut: list[int] = []  # scenarios stopped once the pairs still possible had come out
     base = _Scenario(players, done, ko, bool(open_))
     for mask in _scenario_order(len(open_)):
-        scen = []
-        for i, g in enumerate(open_):
-            assert g.p2 is not None
-            loser = g.p2 if mask >> i & 1 else g.p1
-            scen.append(SGame(g.p1, g.p2, g.r1, g.r2, g.round, True, frozenset((loser,))))
-        found = base.with_games(scen, bool(open_)).run(set(alive) if mask and alive else None)
+        scenario = base.with_games(_decided(open_, mask), bool(open_))
+        scenario.reuse = not exhaustive
+        found = scenario.run(set(alive) if mask and alive and not exhaustive else None)
+        again = again or scenario.again
+        if not scenario.complete:
+            cut.append(mask)
         keys = {frozenset((g.p1, g.p2)) for g in found if g.p2 is not None}
         if mask == 0:
             first, alive = found, keys
         else:
             alive &= keys
-        if not alive and stop_early:
+        if not alive and not exhaustive:
             # a pair must come out in every scenario: once none is left, nothing will be added
-            return _final_if_stalled(players, games, ko)
+            return Found(_final_if_stalled(players, games, ko))
     out = [
         Pair(g.p1, g.p2, g.r1, g.r2, g.round) for g in first if g.p2 is not None and frozenset((g.p1, g.p2)) in alive
     ]
-    return out or _final_if_stalled(players, games, ko)
+    if not out:
+        return Found(_final_if_stalled(players, games, ko))
+    for mask in cut:
+        if again:
+            break
+        # KaisaKaavio searches each scenario to its end: the reason to search again may come after the pairs
+        scenario = base.with_games(_decided(open_, mask), True)
+        scenario.reuse = True
+        again = scenario.run_flag()
+    return Found(out, again)
+
+
+def _decided(open_: Sequence[SGame], mask: int) -> list[SGame]:
+    """The unfinished games decided as scenario ``mask`` has them (bit i set: game i's player 1 loses)."""
+    out = []
+    for i, g in enumerate(open_):
+        assert g.p2 is not None
+        loser = g.p2 if mask >> i & 1 else g.p1
+        out.append(SGame(g.p1, g.p2, g.r1, g.r2, g.round, True, frozenset((loser,))))
+    return out
 
 
 def _scenario_order(k: int) -> list[int]:
-    """All 2^k outcomes of k unfinished games: the first (every player 1 wins), then its opposite, then the
-    rest. Only pairs found in every scenario are added, and scenarios far apart disagree soonest, so the
-    search usually stops after a few scenarios when nothing can be added."""
+    """All 2^k outcomes of k unfinished games: the first (every player 2 wins, KaisaKaavio's first), then its
+    opposite, then the rest. Only pairs found in every scenario are added, and scenarios far apart disagree
+    soonest, so the search usually stops after a few scenarios when nothing can be added."""
     n = 1 << k
     return [0, *([n - 1] if n > 1 else []), *range(1, n - 1)]
 

@@ -1,6 +1,7 @@
 """Random competitions run through the kaavio as a night would: for tests, the Monte Carlo figures and the bench.
 
-Games are started on ``tables`` tables in list order (or at random), finished in random order with a random
+Games are started on ``tables`` tables in list order (or, with ``random_start``, a ready game at random each
+time a table frees up, as a club calls them), finished in random order with a random
 winner (weighted by skill), and sometimes corrected right after they are recorded (KAAVIO 11).
 """
 
@@ -41,6 +42,7 @@ def run(
     seeding: Seeding = Seeding.NONE,
     check: Callable[[Kaavio, list[Game]], None] | None = None,
     max_steps: int = 2000,
+    random_start: bool = False,
 ) -> tuple[Kaavio, Figures]:
     """Run one random competition to its end; ``check`` is called after each result with the games added."""
     rng = random.Random(seed)
@@ -64,7 +66,8 @@ def run(
         if k.finished:
             break
         while k.ready() and len(k.running()) < tables:
-            k.start(k.ready()[0].number)
+            ready = k.ready()
+            k.start((rng.choice(ready) if random_start else ready[0]).number)
         running = k.running()
         if not running:
             fig.stalls += 1

@@ -263,13 +263,15 @@ class CompetitionStore:
             if token is None or not hmac.compare_digest(row.token_hash, _token_hash(token)):
                 raise AccessDeniedError(
                     f"competition {competition_id}: the director's token is missing or wrong "
-                    "(header X-Kaisa-Token, from the director's link)"
+                    "(header X-Kaisa-Token, from the director's link)",
+                    fi=f"Kilpailun {competition_id} johtajan tunniste puuttuu tai on väärä: avaa kilpailu johtajan "
+                    "linkillä, joka näytettiin kilpailua luotaessa.",
                 )
 
     # --- helpers ---------------------------------------------------------------------------------------
 
     def _session(self, engine: Any, doing: str) -> AbstractContextManager[Session]:
-        return transaction(engine, doing)
+        return transaction(engine, doing, changes=self.store.changes)
 
     def _row(self, session: Session, competition_id: int, *, lock: bool = False) -> CompetitionRow:
         row = None

@@ -31,8 +31,11 @@ def simulate(
 ) -> ShotRecord:
     """Play ``stroke`` from ``position`` and return what happened (:func:`kaisa.physics.compiled.simulate`,
     imported on the first stroke). ``trajectories`` is a sampling rate in Hz for animation (None: no samples)."""
+    from kaisa.physics import warmup
     from kaisa.physics.compiled import simulate as play
 
+    if not warmup.noticed:  # the first stroke of a process: say so if it has to compile the kernels
+        warmup.notice_first_use()
     return play(position, stroke, trajectories=trajectories, spec=spec)
 
 

@@ -46,7 +46,7 @@ from numpy.typing import NDArray
 
 from kaisa.errors import SimulationError
 from kaisa.model import BallId, Position, ShotRecord, Stroke, Trajectories
-from kaisa.physics import engine, warmup
+from kaisa.physics import engine
 from kaisa.physics.engine import EngineEvent
 from kaisa.physics.port import constants as ptconst
 from kaisa.physics.port import ptmath as ptu
@@ -1356,8 +1356,6 @@ def simulate(
     """
     if trajectories is not None and not (math.isfinite(trajectories) and 1 <= trajectories <= 1000):
         raise ValueError(f"trajectory rate {trajectories} Hz is out of range: allowed is [1, 1000] Hz")
-    if not warmup.noticed:  # the first stroke of a process: say so if it has to compile the kernels
-        warmup.notice_first_use()
     ptable = engine.physics_table(spec)
     centres = engine.prepare(position, stroke, spec)
     run = _Run(centres, stroke, ptable)

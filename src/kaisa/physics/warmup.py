@@ -5,7 +5,7 @@ numba caches them on disk (beside the sources when their folder is writable, els
 folder, ``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``, or under ``$NUMBA_CACHE_DIR`` when it is set), so later
 processes start in a fraction of a second, read-only installs included. Whoever simulates first (the command
 line, the web server, an environment, a Python user) is told so once per process on stderr
-(:func:`notice_first_use`, called by the engine's first stroke), instead of waiting a minute in silence; an
+(:func:`notice_first_use`, called by :func:`kaisa.physics.simulate` on its first stroke), instead of waiting a minute in silence; an
 interface that shows its own spinner warms up with ``warm_up(notice=False)``.
 """
 

@@ -42,6 +42,7 @@ from kaisa.web.invalid import invalid_request_text
 from kaisa.web.pages import PAGES
 from kaisa.web.security import OriginGuard
 from kaisa.web.service import MatchService, UnknownActionError, call_of, game_of, position_of, stroke_of
+from kaisa.web.streams import Streams
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": schemas.ErrorOut, "description": "No such match"},
@@ -161,8 +162,9 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     for path, file in PAGES.items():
         app.add_api_route(path, page(file), methods=["GET"], include_in_schema=False)
 
-    app.include_router(club_router(store, service))
-    app.include_router(competition_router(store, service))
+    app.state.streams = Streams(store)  # the live views' watchers, shared by every spectator's stream
+    app.include_router(club_router(store, service, app.state.streams))
+    app.include_router(competition_router(store, service, app.state.streams))
 
     # --- reference data ------------------------------------------------------------------------------
 

@@ -9,13 +9,12 @@ No rules live here: this module turns requests into actions and views.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import io
 import json
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -26,6 +25,8 @@ from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, WithJsonSchema
 
 from kaisa.call import parse_call
+from kaisa.competition import GameState
+from kaisa.competition.store import CompetitionStore, StoredCompetition, UnknownCompetitionError
 from kaisa.errors import KaisaError
 from kaisa.game import (
     Choose,
@@ -34,6 +35,7 @@ from kaisa.game import (
     IllegalActionError,
     MarkedLag,
     MarkedShot,
+    MatchState,
     Phase,
     PlaceW2,
     TakeBreak,
@@ -44,16 +46,15 @@ from kaisa.model import BallId
 from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
+from kaisa.records.storage.changes import event_topic, match_topic
 from kaisa.records.storage.store import RepeatedEntryError
 from kaisa.session import FLAG_QUESTIONS, MatchSession, Played, RuleOptions, RunningBreak, Text
 from kaisa.web import schemas
 from kaisa.web.lan import base_url, is_loopback, reachable_host
 from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
+from kaisa.web.streams import Built, Streams, Watch
 
-POLL_SECONDS = 0.5
-"""How often a spectator stream looks for a change in the database (which any server process may write)."""
-HEARTBEAT_SECONDS = 15.0
 TOKEN_HEADER = "X-Kaisa-Token"
 PocketName = Literal["HL", "HR", "ML", "MR", "FL", "FR"]
 Token = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the match's secret marker token")]
@@ -82,6 +83,9 @@ CreationKey = Annotated[
 ]
 MAX_BREAK_SECONDS = 300.0
 """A break lasts at most five minutes (6)."""
+COMPETITION_NOTE = "kaavio:competition"
+"""The key of the note that ties a club match to the competition whose game it scores (noted when the match is
+made, before any phone has its link; its answer is ``{"competition": id}``)."""
 
 
 # --- request bodies -------------------------------------------------------------------------------------
@@ -184,6 +188,27 @@ class StarterIn(schemas.Strict):
     cue_ball: schemas.CueBallName = Field(description="the cue ball of the player who shoots first in the shoot-out")
 
 
+class CompetitionGame(BaseModel):
+    """The competition game a club match scores, as the kaavio has it now (read from the competition, so a
+    result the director typed or corrected shows here at once)."""
+
+    competition: int
+    name: str
+    """The competition's name."""
+    game: int | None
+    """The game's own number in the kaavio (None: the game no longer names this match)."""
+    round: int | None
+    state: str | None
+    """The game's state in the kaavio (``running``, ``played``)."""
+    points: list[str] | None
+    """The game's result in the kaavio as the match's players 1 and 2, once played."""
+    decided_by: Literal["marker", "director"] | None
+    """Who decided the game: the marker's page ending the match, or the director typing (or correcting) the
+    result. A decided game's club match takes no more entries: a correction goes through the director."""
+    scoresheet_url: str | None
+    bracket_url: str
+
+
 class ClubView(schemas.MatchView):
     """A club match as the marker's page and the scoreboard show it: the match, the physical table, a break in
     progress and when the competition clock last started counting (the last entry other than a break)."""
@@ -195,6 +220,8 @@ class ClubView(schemas.MatchView):
     clock_since: str | None = None
     """When the clock last started counting: the playing time is ``clock.elapsed`` plus the time since then
     while a stroke is due, and a break extends the limit by its length (6)."""
+    competition: CompetitionGame | None = None
+    """The competition game the match scores (started from a kaavio), or None for a club match of its own."""
 
 
 class ClubPlayed(BaseModel):
@@ -233,7 +260,8 @@ class ScoresheetInning(BaseModel):
 class Scoresheet(BaseModel):
     """The match's scoresheet (pöytäkirja): what a club files after a match."""
 
-    id: int
+    id: int | None
+    """The club match's number (None: a competition game played without a marker)."""
     event: str | None
     table_label: str | None
     date: str
@@ -246,6 +274,9 @@ class Scoresheet(BaseModel):
     result: dict[str, Any] | None
     shootout: dict[str, Any] | None
     breaks: dict[str, float]
+    competition: CompetitionGame | None = None
+    """The competition, round and game the match was played for; its ``points`` are the result the kaavio
+    records (the director's, when the director typed or corrected it)."""
 
 
 class ClubRefusalError(IllegalActionError):
@@ -286,9 +317,7 @@ class ClubService:
         self.store = store
         self.table = table
         self.sessions = table.sessions
-        self.break_changes = 0
-        """Breaks begun by this process, for the streams (a break's start is noted in the store, not as an
-        action, so the match's time of change stays the time of its last entry)."""
+        self.competitions = CompetitionStore(store)
 
     def _open(self, match_id: int, token: str | None) -> AbstractContextManager[MatchSession]:
         return self.sessions.open(match_id, token=token, marker=True)
@@ -339,12 +368,13 @@ class ClubService:
         another request it is refused."""
         seen = session.answered(key)
         if seen is None:
+            self._check_open(session)
             try:
                 played = act().to_json()
             except RepeatedEntryError as repeated:  # recorded by another process in between
                 seen = repeated.answer
             else:
-                match = self._club_view(ClubView.model_validate(played["match"]))
+                match = self._club_view(ClubView.model_validate(played["match"]), session.state)
                 return ClubPlayed(match=match, action=played["action"], outcome=played["outcome"])
         _same_entry(session, seen, request)
         return ClubPlayed(match=self.view(session.id), action=seen["action"], outcome=seen["outcome"])
@@ -354,6 +384,7 @@ class ClubService:
         with another request is refused)."""
         seen = session.answered(key)
         if seen is None:
+            self._check_open(session)
             try:
                 act()
             except RepeatedEntryError as repeated:
@@ -416,10 +447,10 @@ class ClubService:
                     f"{cue_ball.value}-pelaaja on jo pitänyt taukonsa (6: yksi tauko ottelussa)",
                     f"the {cue_ball.value} player has had their break already (6: one break a match)",
                 )
+            self._check_open(session)
             running = session.running_break()
             if running is None or running.cue_ball is not cue_ball:
                 session.start_break(cue_ball, since or now)
-                self.break_changes += 1
         return self.view(match_id)
 
     def choose_starter(self, match_id: int, token: str | None, cue_ball: BallId, key: str | None) -> ClubPlayed:
@@ -449,7 +480,6 @@ class ClubService:
             played = self._played(
                 session, key, request, lambda: session.push(TakeBreak(cue_ball, seconds), key=key, body=request)
             )
-            self.break_changes += 1
             played.match = self.view(match_id)
             return played
 
@@ -474,20 +504,123 @@ class ClubService:
 
     # --- reading ------------------------------------------------------------------------------------
 
-    def view(self, match_id: int) -> ClubView:
-        return self._club_view(ClubView.model_validate(self.sessions.view(match_id).to_json()))
+    def view(self, match_id: int, competitions: dict[int, StoredCompetition | None] | None = None) -> ClubView:
+        opened = MatchSession(self.sessions, self.store.open_match(match_id))
+        return self._club_view(ClubView.model_validate(opened.view().to_json()), opened.state, competitions)
 
-    def _club_view(self, view: ClubView) -> ClubView:
+    def _club_view(
+        self, view: ClubView, state: MatchState, competitions: dict[int, StoredCompetition | None] | None = None
+    ) -> ClubView:
         info = self.store.match_info(view.id)
         running: RunningBreak | None = self.sessions.running_break(view.id)
         view.table_label = info.table_label
         view.break_running = None if running is None else running.to_json()
         view.clock_since = self._clock_since(view.id, info.created_at).isoformat()
+        view.competition = self.game_of(view.id, state, competitions)
         return view
 
-    def event(self, event: str) -> EventView:
-        infos = self.store.list_matches(event=event)
-        return EventView(event=event, tables=[self.view(i.id) for i in infos])
+    # --- a competition's game ---------------------------------------------------------------------------
+
+    def link(self, match_id: int, competition: int) -> None:
+        """Tie a new club match to the competition whose game it scores (a note kept with the match)."""
+        self.store.note(match_id, COMPETITION_NOTE, {"competition": competition})
+
+    def game_of(
+        self, match_id: int, state: MatchState, competitions: dict[int, StoredCompetition | None] | None = None
+    ) -> CompetitionGame | None:
+        """The competition game club match ``match_id`` scores, read from the kaavio now (``competitions``:
+        the competitions read so far, for a view of many matches)."""
+        note = self.store.answered(match_id, COMPETITION_NOTE)
+        cid = None if note is None else note.get("competition")
+        if not isinstance(cid, int):
+            return None
+        known = {} if competitions is None else competitions
+        if cid not in known:
+            try:
+                known[cid] = self.competitions.get(cid)
+            except UnknownCompetitionError:
+                known[cid] = None
+        stored = known[cid]
+        name = "" if stored is None else stored.kaavio.settings.name
+        bracket = f"/kaavio#/bracket/{cid}"
+        game = None if stored is None else next((g for g in stored.kaavio.games if g.match_id == str(match_id)), None)
+        if stored is None or game is None:
+            return CompetitionGame(
+                competition=cid, name=name, game=None, round=None, state=None, points=None, decided_by=None,
+                scoresheet_url=None, bracket_url=bracket,
+            )  # fmt: skip
+        played = game.state == GameState.PLAYED
+        points = [game.points1, game.points2] if played else None
+        decided: Literal["marker", "director"] | None = None
+        if state.result is not None and state.owners is not None:
+            mine = match_result(state, stored.kaavio.target)
+            decided = "marker" if not played or [mine["points1"], mine["points2"]] == points else "director"
+        elif played:
+            decided = "director"
+        return CompetitionGame(
+            competition=cid,
+            name=name,
+            game=game.number,
+            round=game.round,
+            state=game.state.value,
+            points=points,
+            decided_by=decided,
+            scoresheet_url=f"/club/scoresheet#/kaavio/{cid}/{game.number}",
+            bracket_url=bracket,
+        )
+
+    def _check_open(self, session: MatchSession) -> None:
+        """Refuse an entry to a competition game's club match once the game is decided: by the director's
+        result, or by the match's own end (which the kaavio records): a later change would leave the bracket,
+        the placings and the pöytäkirja telling different results. A correction goes through the director."""
+        game = self.game_of(session.id, session.state)
+        if game is None:
+            return
+        if game.game is None:
+            raise ClubRefusalError(
+                "match-not-in-competition",
+                f"Tämä ottelu ei ole enää kilpailun {game.name} peli: sille ei oteta kirjauksia. Katso kaaviosta, "
+                "millä pöydällä peli pelataan.",
+                f"This match is no longer a game of the competition {game.name}: it takes no entries. Look at the "
+                "bracket for the table the game is played on.",
+            )
+        if game.decided_by is None:
+            return
+        score = "" if game.points is None else f" {game.points[0]}–{game.points[1]}"
+        score_en = "" if game.points is None else f" {game.points[0]}-{game.points[1]}"
+        if game.decided_by == "director":
+            fi = f"Kilpailunjohtaja on kirjannut pelin {game.game} tuloksen{score}"
+            en = f"The competition director has recorded game {game.game}'s result{score_en}"
+        else:
+            fi = f"Peli {game.game} päättyi kirjurin sivulla{score}"
+            en = f"Game {game.game} ended on the marker's page{score_en}"
+        raise ClubRefusalError(
+            "game-decided",
+            f"{fi}: peli on ratkaistu, eikä ottelulle oteta enää kirjauksia. Korjauksen tekee kilpailunjohtaja "
+            "kaavion tulossivulla.",
+            f"{en}: the game is decided and its match takes no more entries. A correction is made by the "
+            "competition director on the bracket's result form.",
+        )
+
+    def event(
+        self, event: str, known: dict[int, ClubView] | None = None, changed: frozenset[str] | None = None
+    ) -> EventView:
+        """Every table of the night, each match once: a competition's club match only while its game names it
+        (a start refused or repeated leaves none behind to show as a 0-0 game in progress). With ``known``
+        views (kept by a stream), only the matches whose topic is in ``changed`` (None: every match) or that are
+        not known yet are read again."""
+        seen: dict[int, StoredCompetition | None] = {}
+        tables = []
+        for info in self.store.list_matches(event=event):
+            if known is not None and info.id in known and changed is not None and match_topic(info.id) not in changed:
+                view = known[info.id]
+            else:
+                view = self.view(info.id, seen)
+                if known is not None:
+                    known[info.id] = view
+            if view.competition is None or view.competition.game is not None:
+                tables.append(view)
+        return EventView(event=event, tables=tables)
 
     def stats(self, match_id: int) -> MatchStats:
         config, _state, actions = self.store.load(match_id)
@@ -543,6 +676,7 @@ class ClubService:
             result=view.result,
             shootout=view.shootout,
             breaks={b: float(s) for b, s in (view.clock.get("breaks") or {}).items()},
+            competition=view.competition,
         )
 
     # --- helpers ------------------------------------------------------------------------------------
@@ -568,7 +702,8 @@ class ClubService:
 # --- the router -----------------------------------------------------------------------------------------
 
 
-def club_router(store: Store, table: MatchService) -> APIRouter:
+def club_router(store: Store, table: MatchService, streams: Streams | None = None) -> APIRouter:
+    streams = streams or Streams(store)
     service = ClubService(store, table)
     router = APIRouter(prefix="/api/club", tags=["club"])
     errors: dict[int | str, dict[str, Any]] = {
@@ -716,23 +851,28 @@ def club_router(store: Store, table: MatchService) -> APIRouter:
         return PlainTextResponse(to_json(data), media_type="application/json")
 
     @router.get("/matches/{match_id}/stream", responses=errors, response_class=StreamingResponse)
-    async def match_stream(match_id: int, request: Request) -> StreamingResponse:
+    async def match_stream(match_id: int) -> StreamingResponse:
         """Server-sent events: a ``view`` event with the match whenever it changes (the spectator display)."""
-        service.view(match_id)  # 404 before the stream starts
 
-        def current() -> str:
-            return service.view(match_id).model_dump_json()
+        def build(_changed: frozenset[str] | None) -> Built:
+            return Built(service.view(match_id).model_dump_json(), frozenset({match_topic(match_id)}))
 
-        return _stream(request, lambda: (store.last_change([match_id]), service.break_changes), current)
+        # one watcher per match in this process, however many spectators (404 before the stream starts)
+        return await streams.response(Watch(("match", match_id), build, lambda: store.last_change([match_id])))
 
     @router.get("/events/{event}/stream", response_class=StreamingResponse)
-    async def event_stream(event: str, request: Request) -> StreamingResponse:
+    async def event_stream(event: str) -> StreamingResponse:
         """Server-sent events: an ``event`` view with every table of the club night whenever one changes."""
 
-        def current() -> str:
-            return service.event(event).model_dump_json()
+        tables: dict[int, ClubView] = {}
 
-        return _stream(request, lambda: (store.last_change(event=event), service.break_changes), current)
+        def build(changed: frozenset[str] | None) -> Built:
+            # only the tables whose match changed are read again (a new table, or anything after a poll: all)
+            view = service.event(event, tables, changed)
+            topics = {event_topic(event), *(match_topic(table.id) for table in view.tables)}
+            return Built(view.model_dump_json(), frozenset(topics))
+
+        return await streams.response(Watch(("event", event), build, lambda: store.last_change(event=event)))
 
     return router
 
@@ -747,6 +887,29 @@ CREATION_FIELDS = {
     "winner_takes": ("voittajan lyöntipallo", "the winner's cue ball"),
 }
 """The fields of a new match that a repeated creation is compared on, as a refusal names them (fi, en)."""
+
+
+def match_result(state: MatchState, target: int) -> dict[str, Any]:
+    """A finished club match as the kaavio records it, in the match's player order: the scoresheet's points
+    (the match is played to ``target``, so its winner is recorded at the target, or below it marked v after a
+    shoot-out, KAAVIO 7), the innings (the more of the two players') and each player's longest run."""
+    assert state.result is not None and state.owners is not None
+    result = state.result
+    balls: list[BallId] = list(state.owners)
+    recorded = [result.recorded.get(b, 0) for b in balls]
+    won = [b == result.winner for b in balls]
+    texts = []
+    for i in (0, 1):
+        other = recorded[1 - i]
+        mark = "v" if won[i] and (recorded[i] < target or other >= target) else ""
+        texts.append(f"{min(recorded[i], target)}{mark}")
+    return {
+        "points1": texts[0],
+        "points2": texts[1],
+        "innings": max(state.innings.get(b, 0) for b in balls),
+        "longest1": state.longest_run.get(balls[0], 0),
+        "longest2": state.longest_run.get(balls[1], 0),
+    }
 
 
 def _due(session: MatchSession, body: MarkedStrokeIn) -> None:
@@ -837,26 +1000,4 @@ def _lan_base(request: Request) -> tuple[str, bool]:
     return base_url(request.url.scheme, host, request.url.port), False
 
 
-def _stream(request: Request, changed: Any, current: Any) -> StreamingResponse:
-    async def events() -> AsyncIterator[str]:
-        seen: object = object()
-        quiet = 0.0
-        while not await request.is_disconnected():
-            moment = await asyncio.to_thread(changed)
-            if moment != seen:
-                seen = moment
-                quiet = 0.0
-                data = await asyncio.to_thread(current)
-                yield f"event: view\ndata: {data}\n\n"
-            elif quiet >= HEARTBEAT_SECONDS:
-                quiet = 0.0
-                yield ": still here\n\n"
-            await asyncio.sleep(POLL_SECONDS)
-            quiet += POLL_SECONDS
-
-    return StreamingResponse(
-        events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    )
-
-
-__all__ = ["ClubRefusalError", "ClubService", "ClubView", "MarksBody", "club_router"]
+__all__ = ["ClubRefusalError", "ClubService", "ClubView", "CompetitionGame", "MarksBody", "club_router", "match_result"]

@@ -9,15 +9,17 @@ A game started with a marker opens a club match for its table (:class:`kaisa.web
 per-stroke scorekeeping). Its end flows back by reading, not by a hook in the club: whenever the competition
 is read or its stream sees a change, each running game's club match is read, and a finished one's points,
 innings and longest runs are recorded with the key ``match-<id>`` (so two readers record it once) and the
-search runs. The stream polls the database as the club's scoreboard stream does, so any server process may
-have written the change.
+search runs. The stream is shared (:mod:`kaisa.web.streams`): one watcher per competition per process, woken by
+any server process's write.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
+import json
 import secrets
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
@@ -54,18 +56,18 @@ from kaisa.competition.placings import RankingOptions
 from kaisa.competition.store import Change, CompetitionStore, StoredCompetition, request_hash
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.game import IllegalActionError, MatchState
-from kaisa.model import BallId
 from kaisa.records.storage import Store, UnknownMatchError
+from kaisa.records.storage.changes import competition_topic, match_topic
 from kaisa.web import schemas
-from kaisa.web.club import ClubService, NewClubMatch
+from kaisa.web.club import ClubService, CompetitionGame, NewClubMatch, Scoresheet, match_result
+from kaisa.web.scoresheet import scoresheet_to_pdf
 from kaisa.web.service import MatchService
+from kaisa.web.streams import Built, Streams, Watch
 
 TOKEN_HEADER = "X-Kaisa-Token"
 KEY_HEADER = "Idempotency-Key"
-POLL_SECONDS = 0.5
 MAX_IMPORT_BYTES = 2_000_000
 """The largest KaisaKaavio file imported (a 128-player competition's file is about 100 kB)."""
-HEARTBEAT_SECONDS = 15.0
 Token = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the competition director's secret token")]
 Key = Annotated[
     str | None,
@@ -381,7 +383,10 @@ class CompetitionService:
 
     def start(self, cid: int, token: str | None, number: int, body: StartIn, key: str | None) -> Changed:
         """Start a ready game on a table; with a marker, open the table's club match first (a club match is
-        its own transaction: if the start is then refused, the match is deleted again)."""
+        its own transaction). Starting is idempotent: starts sent at once (a double tap, two directors' pages,
+        a retry), with one key or none, open one club match (its creation key is made from the director's
+        secret, the game and its players), and every answer names the match the game runs with; a club match
+        made for a start that then does not start the game is deleted."""
         self.competitions.check_token(cid, token)
         if key is not None:
             seen = self.competitions.answered(cid, key, _request("start", body, number))
@@ -394,10 +399,7 @@ class CompetitionService:
             running = trial.game(number)
             if running.state == GameState.RUNNING and (not body.table or body.table == running.table):
                 # sent again (a retry after a lost answer): started once, answered with the same match
-                mid = int(running.match_id) if running.match_id.isdigit() else None
-                secret = stored.markers.get(running.match_id, "")
-                answer = {"game": number, "table": running.table, "match": mid, "marker_url": _marker_url(mid, secret)}
-                return Changed(competition=self._view(stored, director=True), answer=answer)
+                return Changed(competition=self._view(stored, director=True), answer=_started(running, stored.markers))
             game = trial.start(number, body.table or "")
         except CompetitionError as error:
             raise refusal(error) from None
@@ -421,28 +423,39 @@ class CompetitionService:
                     clock=body.clock,
                     event=event_label(cid, s),
                     options={"winning_score": s.target},  # played to the competition's target (3)
-                )
+                ),
+                key=_start_key(token or "", cid, game, body),
             )
             match_id, marker_token = created.match.id, created.token
+            self.club.link(match_id, cid)
 
         def act(k: Kaavio, markers: dict[str, str]) -> dict[str, Any]:
             _expect(k, number, body.expect)
+            now = k.game(number)
+            if now.state == GameState.RUNNING and now.match_id and (not body.table or body.table == now.table):
+                return _started(now, markers)  # started meanwhile by a start sent at the same time
             g = k.start(number, game.table, when=_now(), match_id="" if match_id is None else str(match_id))
             if match_id is not None:
                 markers[str(match_id)] = marker_token
-            return {
-                "game": g.number,
-                "table": g.table,
-                "match": match_id,
-                "marker_url": _marker_url(match_id, marker_token),
-            }
+            return _started(g, markers)
 
         try:
-            return self._change(cid, token, act, key, _request("start", body, number))
+            changed = self._change(cid, token, act, key, _request("start", body, number))
         except BaseException:
-            if match_id is not None:
-                self.store.delete_match(match_id)
+            self._drop_unused(cid, match_id)
             raise
+        if changed.answer.get("match") != match_id:
+            self._drop_unused(cid, match_id)
+        return changed
+
+    def _drop_unused(self, cid: int, match_id: int | None) -> None:
+        """Delete a club match made for a start that did not start the game with it (unless another start, sent
+        at the same time with the same creation key, did)."""
+        if match_id is None:
+            return
+        if any(g.match_id == str(match_id) for g in self.competitions.get(cid).kaavio.games):
+            return
+        self.store.delete_match(match_id)
 
     def result(self, cid: int, token: str | None, number: int, body: ResultIn, key: str | None) -> Changed:
         """A result typed by the director (a game played without a marker, or a correction, KAAVIO 4.1)."""
@@ -465,7 +478,17 @@ class CompetitionService:
                 "interim": None if interim is None else {"fi": interim.fi, "en": interim.en},
             }
 
-        return self._change(cid, token, act, key, _request("result", body, number))
+        changed = self._change(cid, token, act, key, _request("result", body, number))
+        self._tell_marker(cid, number)
+        return changed
+
+    def _tell_marker(self, cid: int, number: int) -> None:
+        """A result typed or corrected for a game scored on a marker's page: the page (and the club night's
+        scoreboard) learn it at once through the match's stream, since the club match counts as changed."""
+        g = next((g for g in self.competitions.get(cid).kaavio.games if g.number == number), None)
+        if g is not None and g.match_id.isdigit():
+            with contextlib.suppress(UnknownMatchError):  # deleted meanwhile: nobody to tell
+                self.store.touch(int(g.match_id))
 
     def pair(self, cid: int, token: str | None, body: PairIn, key: str | None) -> Changed:
         def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
@@ -503,6 +526,52 @@ class CompetitionService:
             except CompetitionError:
                 continue  # a result the kaavio refuses (e.g. both at a lower target): the director types it
         return stored
+
+    def scoresheet(self, cid: int, number: int) -> Scoresheet:
+        """Game ``number``'s pöytäkirja: its club match's innings and strokes under the competition, the round
+        and the game's own number, with the result the kaavio records (the director's, when typed or corrected);
+        a game played without a marker has its players and result only."""
+        stored = self.sync(cid)
+        k = stored.kaavio
+        try:
+            g = k.game(number)
+        except CompetitionError as error:
+            raise refusal(error) from None
+        game = CompetitionGame(
+            competition=cid,
+            name=k.settings.name,
+            game=g.number,
+            round=g.round,
+            state=g.state.value,
+            points=[g.points1, g.points2] if g.state == GameState.PLAYED else None,
+            decided_by="director" if g.state == GameState.PLAYED else None,
+            scoresheet_url=f"/club/scoresheet#/kaavio/{cid}/{g.number}",
+            bracket_url=f"/kaavio#/bracket/{cid}",
+        )
+        if g.match_id.isdigit():
+            try:
+                sheet = self.club.scoresheet(int(g.match_id))
+            except UnknownMatchError:
+                pass
+            else:
+                sheet.competition = sheet.competition or game
+                return sheet
+        names = [k.player(x).name if x is not None else "" for x in g.pair()]
+        return Scoresheet(
+            id=None,
+            event=None,
+            table_label=g.table or None,
+            date=k.settings.date or (g.ended or g.started)[:10],
+            players=[{"name": name, "cue_ball": None} for name in names],
+            innings=[],
+            runs=[g.longest1, g.longest2],
+            inning_counts=[g.innings, g.innings],
+            fouls=[0, 0],
+            result=None,
+            shootout=None,
+            breaks={},
+            competition=game,
+        )
 
     def _match(self, match_id: str) -> tuple[MatchState, int] | None:
         """A club match's state and the points it is played to (its rule option ``winning_score``)."""
@@ -689,28 +758,10 @@ class CompetitionService:
         ids = known[1]
         return (known[0], self.store.last_change(ids) if ids else None)
 
-
-def match_result(state: MatchState, target: int) -> dict[str, Any]:
-    """A finished club match as the kaavio records it, in the match's player order: the scoresheet's points
-    (the match is played to ``target``, so its winner is recorded at the target, or below it marked v after a
-    shoot-out, KAAVIO 7), the innings (the more of the two players') and each player's longest run."""
-    assert state.result is not None and state.owners is not None
-    result = state.result
-    balls: list[BallId] = list(state.owners)
-    recorded = [result.recorded.get(b, 0) for b in balls]
-    won = [b == result.winner for b in balls]
-    texts = []
-    for i in (0, 1):
-        other = recorded[1 - i]
-        mark = "v" if won[i] and (recorded[i] < target or other >= target) else ""
-        texts.append(f"{min(recorded[i], target)}{mark}")
-    return {
-        "points1": texts[0],
-        "points2": texts[1],
-        "innings": max(state.innings.get(b, 0) for b in balls),
-        "longest1": state.longest_run.get(balls[0], 0),
-        "longest2": state.longest_run.get(balls[1], 0),
-    }
+    def running_matches(self, cid: int) -> tuple[int, ...]:
+        """The club matches of the competition's running games (as of its last :meth:`poll`)."""
+        known = self._running.get(cid)
+        return () if known is None else tuple(known[1])
 
 
 def _request(what: str, body: BaseModel, number: int | None = None) -> str:
@@ -735,6 +786,25 @@ def _expect(k: Kaavio, number: int, expect: tuple[int, int] | None) -> None:
         )
 
 
+def _started(g: Game, markers: dict[str, str]) -> dict[str, Any]:
+    """The answer to a start: the game, its table and the club match it runs with (with the marker's link)."""
+    mid = int(g.match_id) if g.match_id.isdigit() else None
+    return {
+        "game": g.number,
+        "table": g.table,
+        "match": mid,
+        "marker_url": _marker_url(mid, markers.get(g.match_id, "")),
+    }
+
+
+def _start_key(token: str, cid: int, game: Game, body: StartIn) -> str:
+    """The creation key of the club match a start opens: the same for every start of this game with these
+    players, table and lag, and secret (made from the director's token), since the marker's token is made from
+    it."""
+    what = json.dumps([cid, game.number, game.pair(), game.table, body.lag_winner, body.winner_takes, body.clock])
+    return hashlib.sha256(f"kaavio start\0{token}\0{what}".encode()).hexdigest()
+
+
 def _marker_url(match_id: int | None, token: str) -> str | None:
     return None if match_id is None else f"/club#/match/{match_id}/{token}"
 
@@ -746,7 +816,8 @@ def _now() -> str:
 # --- the router -----------------------------------------------------------------------------------------
 
 
-def competition_router(store: Store, table: MatchService) -> APIRouter:
+def competition_router(store: Store, table: MatchService, streams: Streams | None = None) -> APIRouter:
+    streams = streams or Streams(store)
     service = CompetitionService(store, table)
     router = APIRouter(prefix="/api/kaavio", tags=["competitions"])
     errors: dict[int | str, dict[str, Any]] = {
@@ -879,6 +950,20 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
             headers={"Content-Disposition": f'attachment; filename="kaavio-{cid}.xml"'},
         )
 
+    @router.get("/competitions/{cid}/games/{number}/scoresheet", responses=errors)
+    def scoresheet(cid: int, number: int) -> Scoresheet:
+        """Game ``number``'s pöytäkirja: the competition, the round and the game's own number, the innings of its
+        club match (a game played without a marker: its players and result), the result the kaavio records."""
+        return service.scoresheet(cid, number)
+
+    @router.get("/competitions/{cid}/games/{number}/scoresheet.pdf", responses=errors, response_class=Response)
+    def scoresheet_pdf(cid: int, number: int, lang: schemas.Language = "fi") -> Response:
+        """Game ``number``'s pöytäkirja as an A4 PDF, to print and sign."""
+        sheet = service.scoresheet(cid, number)
+        return attachment(
+            scoresheet_to_pdf(sheet.model_dump(), lang), "application/pdf", f"poytakirja-{cid}-{number}.pdf"
+        )
+
     def attachment(data: bytes, media: str, name: str) -> Response:
         return Response(data, media_type=media, headers={"Content-Disposition": f'inline; filename="{name}"'})
 
@@ -910,29 +995,16 @@ def competition_router(store: Store, table: MatchService) -> APIRouter:
         return attachment(paper.placings_csv(k, lang), "text/csv; charset=utf-8", f"sijoitukset-{cid}.csv")
 
     @router.get("/competitions/{cid}/stream", responses=errors, response_class=StreamingResponse)
-    async def stream(cid: int, request: Request) -> StreamingResponse:
+    async def stream(cid: int) -> StreamingResponse:
         """Server-sent events: a ``view`` event with the competition whenever it or a running game changes."""
-        service.competitions.get(cid)  # 404 before the stream starts
 
-        async def events() -> AsyncIterator[str]:
-            seen: object = object()
-            quiet = 0.0
-            while not await request.is_disconnected():
-                moment = await asyncio.to_thread(service.poll, cid)
-                if moment != seen:
-                    seen = moment
-                    quiet = 0.0
-                    view = await asyncio.to_thread(service.view, cid)
-                    yield f"event: view\ndata: {view.model_dump_json()}\n\n"
-                elif quiet >= HEARTBEAT_SECONDS:
-                    quiet = 0.0
-                    yield ": still here\n\n"
-                await asyncio.sleep(POLL_SECONDS)
-                quiet += POLL_SECONDS
+        def build(_changed: frozenset[str] | None) -> Built:
+            view = service.view(cid)
+            topics = {competition_topic(cid), *(match_topic(m) for m in service.running_matches(cid))}
+            return Built(view.model_dump_json(), frozenset(topics))
 
-        return StreamingResponse(
-            events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        )
+        # one watcher per competition in this process (404 before the stream starts)
+        return await streams.response(Watch(("competition", cid), build, lambda: service.poll(cid)))
 
     return router
 

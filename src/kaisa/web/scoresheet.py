@@ -49,6 +49,10 @@ WORDS: dict[str, dict[str, Any]] = {
     "fi": {
         "title": "Pöytäkirja",
         "match": "Ottelu",
+        "game": "Peli",
+        "round": "Kierros",
+        "competition": "Kilpailu",
+        "by_director": "kilpailunjohtajan kirjaama",
         "table": "Pöytä",
         "date": "Päivä",
         "event": "Seurailta",
@@ -69,6 +73,10 @@ WORDS: dict[str, dict[str, Any]] = {
     "en": {
         "title": "Scoresheet",
         "match": "Match",
+        "game": "Game",
+        "round": "Round",
+        "competition": "Competition",
+        "by_director": "recorded by the director",
         "table": "Table",
         "date": "Date",
         "event": "Club night",
@@ -139,7 +147,12 @@ def _summary(sheet: dict[str, Any], w: dict[str, Any], names: list[str]) -> list
         texts.append(f"{w['breaks']}: {taken}")
     lines = [(line, 10.0, False) for text in texts for line in textwrap.wrap(text, SUMMARY_CHARS)]
     result = sheet.get("result")
-    if result:
+    game = sheet.get("competition") or {}
+    if game.get("points") and (game.get("decided_by") == "director" or not result):
+        said = f"{w['result']}: {game['points'][0]} – {game['points'][1]}"
+        if game.get("decided_by") == "director" and sheet.get("id") is not None:
+            said += f" ({w['by_director']})"
+    elif result:
         players = sheet["players"]
         winner = next((p["name"] for p in players if p.get("cue_ball") == result.get("winner")), "")
         scores = result.get("recorded") or result.get("scores") or {}
@@ -198,11 +211,18 @@ def scoresheet_figures(sheet: dict[str, Any], lang: str = "fi") -> list[Figure]:
     figures = []
     for number, (page_rows, last) in enumerate(pages, start=1):
         fig = Figure(figsize=A4)
-        fig.text(LEFT, 0.95, f"{w['title']} · {w['match']} {sheet['id']}", fontsize=16, weight="bold")
+        game = sheet.get("competition")
+        if game and game.get("game") is not None:
+            title = f"{w['title']} · {w['game']} {game['game']} · {w['round']} {game['round']}"
+        else:
+            title = f"{w['title']} · {w['match']} {sheet['id']}"
+        fig.text(LEFT, 0.95, title, fontsize=16, weight="bold")
         where = [f"{w['date']}: {date_text(sheet['date'], lang)}"]
         if sheet.get("table_label"):
             where.append(f"{w['table']}: {sheet['table_label']}")
-        if sheet.get("event"):
+        if game:
+            where.append(f"{w['competition']}: {game['name']}")
+        elif sheet.get("event"):
             where.append(f"{w['event']}: {sheet['event']}")
         fig.text(LEFT, 0.925, "   ".join(where), fontsize=10)
         fig.text(LEFT, 0.9, f"1: {names[0]}      2: {names[1]}", fontsize=11)

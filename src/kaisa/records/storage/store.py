@@ -32,6 +32,7 @@ from kaisa.game import Action, Entry, Match, MatchConfig, MatchState, Outcome, P
 from kaisa.game import action_from_json as _action_from_json
 from kaisa.game import action_to_json as _action_to_json
 from kaisa.game.match import SEED_RANGE
+from kaisa.records.storage import changes as _changes
 from kaisa.records.storage.engine import SQLITE_BEGIN_OPTION, dumps, first_line, make_engine, migrate, parse_url, shown
 from kaisa.records.storage.errors import (
     AccessDeniedError,
@@ -242,6 +243,8 @@ class Store:
             # one snapshot for every statement of a read, so a match and its actions always agree
             self._reads = engine.execution_options(isolation_level="REPEATABLE READ")
         self._writes = engine.execution_options(**{SQLITE_BEGIN_OPTION: "IMMEDIATE"})
+        self.changes = _changes.Changes()
+        """Told after every commit of this store which matches and competitions it changed (the live views)."""
 
     @property
     def url(self) -> str:
@@ -588,6 +591,12 @@ class Store:
                 or 0
             )
 
+    def touch(self, match_id: int) -> None:
+        """Mark the match as changed now, for a change its own records do not show (its competition game decided
+        by the director): live displays poll the time of the last change (:meth:`last_change`)."""
+        with self._write(f"marking match {match_id} changed") as session:
+            self._match(session, match_id, lock=True).updated_at = _now()
+
     def set_table_label(self, match_id: int, label: str | None) -> None:
         """Say which physical table the match is played on (the club's number or name; None: not said)."""
         if label is not None and not 0 < len(label) <= TABLE_LABEL_LENGTH:
@@ -916,7 +925,7 @@ class Store:
     # --- helpers -----------------------------------------------------------------------------------
 
     def _session(self, engine: Engine, doing: str) -> AbstractContextManager[Session]:
-        return transaction(engine, doing, f" at {self.url}")
+        return transaction(engine, doing, f" at {self.url}", self.changes)
 
     def _read(self, doing: str) -> AbstractContextManager[Session]:
         """A read-only transaction (one snapshot on PostgreSQL)."""
@@ -1012,11 +1021,14 @@ class Store:
 
 
 @contextmanager
-def transaction(engine: Engine, doing: str, where: str = "") -> Iterator[Session]:
+def transaction(
+    engine: Engine, doing: str, where: str = "", changes: _changes.Changes | None = None
+) -> Iterator[Session]:
     """One transaction on ``engine``, committed when the block ends; a failure is rolled back and said as the
-    storage's error for ``doing`` (``where``: the database's location for the command line, or nothing)."""
+    storage's error for ``doing`` (``where``: the database's location for the command line, or nothing). What
+    it changed is told to ``changes`` after the commit (and on PostgreSQL to every listening process)."""
     try:
-        with Session(engine, expire_on_commit=False) as session, session.begin():
+        with _changes.session(engine, changes) as session, session.begin():
             yield session
     except StorageError:
         raise

@@ -64,7 +64,7 @@ export function previewFor(mode) {
       // the aim may have moved on, or a stroke begun, while the timer ran: ask only for the aim as it is now
       const now = mode.alive() && !mode.busy() ? mode.previewRequest() : null;
       if (mine !== seq || !now || now.key !== request.key) return;
-      let preview = null;
+      let preview;
       let done;
       inflight = new Promise((resolve) => {
         done = resolve;

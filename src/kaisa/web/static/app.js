@@ -2689,7 +2689,7 @@ function onKey(event) {
 async function showSummary(mode) {
   const v = mode.data;
   if (!v || !v.result) return;
-  let actions = [];
+  let actions;
   try {
     // the whole history a page at a time, the pages asked for together
     const pages = [];

@@ -145,7 +145,7 @@ async function postNewMatch(body) {
     try {
       response = await fetch("/api/club/matches", { method: "POST", headers, body: json });
     } catch (error) {
-      if (attempt >= CREATE_RETRY_MS.length) throw new Error(t("club.new.offline"));
+      if (attempt >= CREATE_RETRY_MS.length) throw new Error(t("club.new.offline"), { cause: error });
       await new Promise((resolve) => setTimeout(resolve, CREATE_RETRY_MS[attempt]));
       continue;
     }
@@ -552,7 +552,7 @@ class MatchPage {
     // older than the match shown (the stream read it before this page's own answer, and under load delivered it
     // after): applying it would put the page back a step, e.g. to placing W2 with the clock stopped at 0:00
     if (this.view && Date.parse(view.updated_at) < Date.parse(this.view.updated_at)) return;
-    // the stream polls: a view it sends may be one this page was answered a moment ago and has moved past since
+    // the stream sends every change: a view it sends may be one this page was answered a moment ago and has moved past since
     const now = Date.now();
     this.own = this.own.filter((o) => now - o.at < 5000);
     if (this.own.some((o) => o.json === json)) return;
@@ -667,6 +667,10 @@ class MatchPage {
     const fill = (id, prefix, onClick, ids = BALL_IDS, make = ballButton) => $(id).replaceChildren(...ids.map((b) => make(prefix, b, onClick)));
     fill("call-balls", "call-ball", (b) => this.setCallBall(b));
     fill("call-pockets", "call-pocket", (p) => this.setCallPocket(p), POCKET_LAYOUT, pocketButton);
+    fill("quick-balls", "quick-ball", (b) => this.setCallBall(b));
+    $("quick-balls").append(el("button", { type: "button", class: "pick", "data-testid": "quick-no-call", onclick: () => this.noCall() }, t("club.quick.noCall")));
+    fill("quick-pockets", "quick-pocket", (p) => this.setCallPocket(p), POCKET_LAYOUT, pocketButton);
+    fill("quick-first", "quick-first", (b) => this.quickMissed(b));
     fill("pot-balls", "pot-ball", (b) => this.pickPotBall(b));
     fill("pot-pockets", "pot-pocket", (p) => this.potPocket(p), POCKET_LAYOUT, pocketButton);
     $("first-balls").replaceChildren(
@@ -814,6 +818,24 @@ class MatchPage {
     this.renderEntry();
   }
 
+  /** The one-tap outcomes under the call: dropped as called, or missed with the first ball hit; entered at once
+   * (with whatever else the form holds). */
+  quickAsCalled() {
+    const { ball, pocket } = callParts(this.entry.callText);
+    if (!ball || !pocket) {
+      showMessage(() => t("club.pots.needCall"), "info");
+      return;
+    }
+    this.potAsCalled();
+    return this.submit();
+  }
+
+  quickMissed(ball) {
+    this.entry.first = ball;
+    this.entry.pots = [];
+    return this.submit();
+  }
+
   setFirst(ball) {
     this.entry.first = ball;
     this.entry.target = "pots";
@@ -920,6 +942,9 @@ class MatchPage {
         this.offShooter = null; // the next stroke's player is asked again
       } else {
         showError(error);
+        // refused because the match moved on (another phone's entry, a decided game): the match as it is now, at
+        // once (the stream would show it only at its next poll, the stroke number still the old one meanwhile)
+        if (error instanceof ClubError && error.status === 409) await this.catchUp();
       }
     } finally {
       this.busy = false;
@@ -927,6 +952,16 @@ class MatchPage {
       if (this.alive()) this.render();
       // kept on this phone: the next stroke's question (whose is it?) at the top, the count by the confirm button
       if (queued && this.alive()) this.showEntry(true);
+    }
+  }
+
+  async catchUp() {
+    try {
+      this.apply(await this.fetchView());
+      await this.loadActions();
+      this.lastFromActions();
+    } catch {
+      // unreachable: the stream brings the match when it can
     }
   }
 
@@ -954,17 +989,23 @@ class MatchPage {
 
   /** On opening the page: the stroke due in view, the call at the top below the top bar, the confirm button
    * stuck to the bottom edge (on a phone the board and the last ruling come first and push it below the fold). */
-  showEntry(always = false) {
-    const form = $("entry");
-    if (!form || form.hidden) return;
+  showEntry(always = false, form = false) {
+    const quick = $("quick");
+    if (!form && !quick.hidden && getComputedStyle(quick).position === "sticky") {
+      // a phone: the quick entry sticks to the bottom edge when it is below it; the call above it in view
+      quick.scrollIntoView({ block: "end", behavior: "instant" });
+      return;
+    }
+    const box = $("entry");
+    if (!box || box.hidden) return;
     const bar = document.querySelector(".topbar");
     // below the top bar and a message shown (both stay on screen)
     const message = $("message");
     const covered = (bar ? bar.getBoundingClientRect().bottom : 0) + (message.hidden ? 0 : message.offsetHeight + 8);
-    const top = form.getBoundingClientRect().top;
+    const top = box.getBoundingClientRect().top;
     if (!always && top >= covered && top < window.innerHeight * 0.4) return;
-    form.style.scrollMarginTop = `${covered + 8}px`;
-    form.scrollIntoView({ block: "start", behavior: "instant" });
+    box.style.scrollMarginTop = `${covered + 8}px`;
+    box.scrollIntoView({ block: "start", behavior: "instant" });
   }
 
   submit() {
@@ -1129,13 +1170,15 @@ class MatchPage {
     const v = this.view;
     renderBoard($("board"), v, { since: this.since, playerExtra: (i, ball) => this.breakButton(i, ball) });
     this.renderTokenBanner();
+    this.renderDecided();
     const editing = Boolean(this.editing);
-    $("place-panel").hidden = !(v.phase === "place-w2" && this.canEnter);
-    $("lag-panel").hidden = !(v.phase === "shootout-lag" && this.canEnter);
+    $("place-panel").hidden = !(v.phase === "place-w2" && this.open());
+    $("lag-panel").hidden = !(v.phase === "shootout-lag" && this.open());
     // one question at a time: who starts the shoot-out, then its strokes
     const choosing = choosingStarter(v);
-    $("starter-panel").hidden = !(choosing && this.canEnter);
-    $("entry").hidden = !(((playing(v) && !choosing) || editing) && this.canEnter);
+    $("starter-panel").hidden = !(choosing && this.open());
+    $("entry").hidden = !(((playing(v) && !choosing) || editing) && this.open());
+    $("quick").hidden = $("entry").hidden || editing;
     $("break-running").hidden = !this.breakRun;
     if (v.phase === "place-w2") this.renderPlace();
     if (v.phase === "shootout-lag") {
@@ -1211,6 +1254,38 @@ class MatchPage {
     $("undo-question").textContent = t("club.undo.confirm", { what });
   }
 
+  /** Whether this page takes entries: the link may enter, and the match is not a competition game decided
+   * already (by the director's result or by its own end: then a correction goes through the director). */
+  open() {
+    return this.canEnter && !(this.view && this.view.competition && this.view.competition.decided_by);
+  }
+
+  /** A competition game decided: by whom, with the result, the game's pöytäkirja and the bracket. */
+  renderDecided() {
+    let box = $("decided");
+    if (!box) {
+      box = el("div", { id: "decided", class: "decided", "data-testid": "decided", role: "status" });
+      $("board").after(box);
+    }
+    const game = this.view && this.view.competition;
+    box.hidden = !(game && game.decided_by);
+    if (box.hidden) return;
+    const names = this.view.players.map((p) => p.name);
+    // the kaavio's result; the match's own until the kaavio has read the match's end
+    const own = this.view.result ? this.view.players.map((p) => (this.view.result.recorded || this.view.result.scores || {})[p.cue_ball]) : [];
+    const points = game.points || own;
+    const score = points.length === 2 ? `${names[0]} ${points[0]} – ${points[1]} ${names[1]}` : "";
+    box.replaceChildren(
+      el("p", { "data-testid": "decided-text" }, t(`club.decided.${game.decided_by}`, { game: game.game, score, name: game.name })),
+      el(
+        "p",
+        { class: "row wrap" },
+        game.scoresheet_url ? el("a", { class: "button primary", href: game.scoresheet_url, target: "_blank", rel: "noopener", "data-testid": "decided-sheet" }, t("club.decided.sheet")) : null,
+        el("a", { class: "button", href: game.bracket_url, target: "_blank", rel: "noopener", "data-testid": "decided-bracket" }, t("club.decided.bracket")),
+      ),
+    );
+  }
+
   renderTokenBanner() {
     let banner = $("token-banner");
     if (!banner) {
@@ -1223,7 +1298,7 @@ class MatchPage {
 
   breakButton(i, ball) {
     const v = this.view;
-    if (v.clock.mode !== "wall" || !ball || !this.canEnter) return null;
+    if (v.clock.mode !== "wall" || !ball || !this.open()) return null;
     const taken = ball in (v.clock.breaks || {});
     if (taken || v.phase !== "play") return null;
     return el(
@@ -1263,10 +1338,29 @@ class MatchPage {
   renderButtons() {
     const busy = this.busy;
     $("enter-stroke").disabled = busy || Boolean(this.breakRun) || Boolean(this.view && !this.editing && this.ctx().unsure);
-    $("undo-last").disabled = busy || !this.canEnter || !this.view || this.view.actions <= 2;
+    $("undo-last").disabled = busy || !this.open() || !this.view || this.view.actions <= 2;
     $("place-confirm").disabled = busy;
     for (const i of [0, 1]) $(`lag-${i}`).disabled = busy;
     for (const i of [0, 1]) $(`starter-${i}`).disabled = busy;
+  }
+
+  renderQuick(c, call, name, onTable, cue) {
+    $("quick-title").textContent = c.unsure ? t("club.entry.titleWho", { n: c.n }) : t("club.entry.title", { n: c.n, name, ball: c.shooter });
+    for (const b of $("quick-balls").children) {
+      if (!b.dataset.ball) {
+        press(b, !this.entry.callText.trim());
+        continue;
+      }
+      press(b, call.ball === b.dataset.ball);
+      b.disabled = b.dataset.ball === c.shooter;
+      b.classList.toggle("absent", !onTable(b.dataset.ball));
+    }
+    for (const b of $("quick-pockets").children) press(b, call.pocket === b.dataset.pocket);
+    for (const b of $("quick-first").children) {
+      b.disabled = b.dataset.ball === cue;
+      b.classList.toggle("absent", !onTable(b.dataset.ball));
+    }
+    $("quick-as-called").disabled = !(call.ball && call.pocket) || $("enter-stroke").disabled;
   }
 
   renderEntry() {
@@ -1307,6 +1401,7 @@ class MatchPage {
       b.classList.toggle("absent", !onTable(b.dataset.ball));
     }
     for (const b of $("call-pockets").children) press(b, call.pocket === b.dataset.pocket);
+    this.renderQuick(c, call, name, onTable, cue);
     press($("no-call"), !e.callText.trim());
     press($("legal-yes"), e.legal);
     press($("legal-no"), !e.legal);
@@ -1525,7 +1620,7 @@ class MatchPage {
     }
     list.replaceChildren(...rows.reverse());
     $("strokes-empty").hidden = rows.length > 0;
-    $("undo-last").hidden = !this.canEnter;
+    $("undo-last").hidden = !this.open();
     list.dataset.count = String(n);
   }
 
@@ -1566,14 +1661,17 @@ class MatchPage {
       el("span", { class: "stroke-text" }, parts.join(" · ")),
       ...fouls,
       points,
-      kind === "marked" && this.canEnter
+      kind === "marked" && this.open()
         ? el("button", { type: "button", class: "small", "data-testid": "edit", disabled: this.busy, onclick: () => this.edit(a.index) }, t("club.strokes.edit"))
         : null,
     );
   }
 
   renderExports() {
+    const game = this.view && this.view.competition;
+    const sheet = game && game.scoresheet_url ? game.scoresheet_url : `/club/scoresheet#/match/${this.id}`;
     const links = [
+      ["scoresheet", sheet, t("club.export.sheet")],
       ["match-csv", exportsOf.match(this.id, "csv"), t("club.export.match", { format: "CSV" })],
       ["match-json", exportsOf.match(this.id, "json"), t("club.export.match", { format: "JSON" })],
     ];
@@ -1736,6 +1834,8 @@ function wire() {
     page().renderEntry();
   });
   $("pot-as-called").addEventListener("click", () => page() && page().potAsCalled());
+  $("quick-as-called").addEventListener("click", () => page() && page().quickAsCalled());
+  $("quick-more").addEventListener("click", () => page() && page().showEntry(true, true));
   $("clear-entry").addEventListener("click", () => page() && page().clearEntry());
   $("rest-reset").addEventListener("click", () => page() && page().resetRest());
   $("place-confirm").addEventListener("click", () => page() && page().confirmW2());

@@ -4,6 +4,9 @@
 
 const STORAGE_KEY = "kaisa.lang";
 
+/** @typedef {"fi" | "en"} Language */
+
+/** @type {Record<Language, Record<string, string>>} */
 const STRINGS = {
   en: {
     "nav.new": "New game",
@@ -498,6 +501,7 @@ const STRINGS = {
 };
 
 // Server texts that come only in English (Outcome.notes, lag reasons, Result.reason), by their exact words.
+/** @type {Record<string, string>} */
 const SERVER_FI = {
   "6: break": "6: tauko",
   "6: five minutes left": "6: viisi minuuttia jäljellä",
@@ -522,11 +526,14 @@ const SERVER_FI = {
 };
 
 
+/** @type {Language} */
 let current = initialLanguage();
+/** @type {Set<(language: Language) => void>} */
 const listeners = new Set();
 
+/** @returns {Language} */
 function initialLanguage() {
-  let stored = null;
+  let stored;
   try {
     stored = localStorage.getItem(STORAGE_KEY);
   } catch {
@@ -540,6 +547,7 @@ export function lang() {
   return current;
 }
 
+/** @param {string} value "fi" or "en"; anything else is ignored */
 export function setLang(value) {
   if (value !== "fi" && value !== "en") return;
   current = value;
@@ -552,44 +560,55 @@ export function setLang(value) {
   for (const listener of listeners) listener(value);
 }
 
+/** @param {(language: Language) => void} listener */
 export function onLangChange(listener) {
   listeners.add(listener);
 }
 
 /** The label `key` in the current language, with {name} placeholders filled from `vars`. */
-/** Add a page's own strings (the club pages keep theirs in club-strings.js). */
+/** Add a page's own strings (the club pages keep theirs in club-strings.js).
+ * @param {Language} language @param {Record<string, string>} strings */
 export function addStrings(language, strings) {
   Object.assign(STRINGS[language], strings);
 }
 
+/** @param {string} key @param {Record<string, unknown>} [vars] @returns {string} */
 export function t(key, vars = {}) {
   const table = STRINGS[current] || STRINGS.en;
   const text = table[key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
-/** A referee item ({fi, en}) in the current language. */
+/** A referee item ({fi, en}) in the current language.
+ * @param {{ fi?: string, en?: string }} item @returns {string} */
 export function ruleText(item) {
   return (current === "fi" ? item.fi : item.en) || item.en || item.fi || "";
 }
 
-/** A server text that comes in English only, in the current language when it is known. */
+/** A server text that comes in English only, in the current language when it is known.
+ * @param {string | { fi?: string, en?: string } | null | undefined} text @returns {string | null | undefined} */
 export function serverText(text) {
   if (text && typeof text === "object") return ruleText(text); // a bilingual {fi, en} text (lag reasons)
-  if (current === "fi" && text in SERVER_FI) return SERVER_FI[text];
+  if (current === "fi" && typeof text === "string" && text in SERVER_FI) return SERVER_FI[text];
   const won = current === "fi" && typeof text === "string" && /^(\d+) points \(3\)$/.exec(text); // a target other than 60
   if (won) return `${won[1]} pistettä (3)`;
   return text;
 }
 
+/** A kind of player as /api/players gives it.
+ * @typedef {{ name: Record<string, string>, description: Record<string, string> }} PlayerKind */
+
+/** @type {Record<string, PlayerKind>} */
 let playerKinds = {};
 
-/** The kinds of player from the API (/api/players), each with its names and description in fi and en. */
+/** The kinds of player from the API (/api/players), each with its names and description in fi and en.
+ * @param {Record<string, PlayerKind> | null | undefined} kinds */
 export function setPlayerKinds(kinds) {
   playerKinds = kinds || {};
 }
 
-/** A player kind's name in the current language (the API's kinds: human, baseline, beginner, club, master). */
+/** A player kind's name in the current language (the API's kinds: human, baseline, beginner, club, master).
+ * @param {string} level @returns {string} */
 export function levelName(level) {
   const kind = playerKinds[level];
   return kind ? kind.name[current] || kind.name.en : level;
@@ -598,7 +617,8 @@ export function levelName(level) {
 /** A player's name as a page shows it. A computer player the page named after its level stores the level's
  * id as its name ("Club", any case: the API, the CLI and exports show that); the page shows it as the level's
  * name in the current language ("Seurapelaaja", "Club player"), so a stored match never freezes the language it
- * was started in. A name a person gave is shown as it is. */
+ * was started in. A name a person gave is shown as it is.
+ * @param {{ name: string, kind: string }} player @returns {string} */
 export function playerName(player) {
   const { name, kind } = player;
   if (kind === "human" || !playerKinds[kind] || String(name).toLowerCase() !== String(kind).toLowerCase()) return name;
@@ -606,15 +626,23 @@ export function playerName(player) {
   return `${level[0].toUpperCase()}${level.slice(1)}`;
 }
 
-/** A player kind's description in the current language. */
+/** A player kind's description in the current language.
+ * @param {string} level @returns {string} */
 export function levelDescription(level) {
   const kind = playerKinds[level];
   return kind ? kind.description[current] || kind.description.en : "";
 }
 
+/** @param {ParentNode} root */
 export function applyLabels(root) {
   document.documentElement.lang = current;
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
-  for (const el of root.querySelectorAll("[data-lang]")) el.setAttribute("aria-pressed", String(el.dataset.lang === current));
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    if (el instanceof HTMLElement) el.textContent = t(el.dataset.i18n ?? "");
+  }
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) el.placeholder = t(el.dataset.i18nPlaceholder ?? "");
+  }
+  for (const el of root.querySelectorAll("[data-lang]")) {
+    if (el instanceof HTMLElement) el.setAttribute("aria-pressed", String(el.dataset.lang === current));
+  }
 }

@@ -123,10 +123,27 @@ async function enter() {
   }
   showScreen(route.screen === "director" ? "director" : "bracket");
   if (route.screen === "director" && !token()) {
-    showMessage(t("kv.noToken"));
+    await asBracket(t("kv.noToken"));
     return;
   }
   await reload();
+  listen();
+  document.body.dataset.ready = "true";
+}
+
+/** A director's link without a token, or with a wrong one: the bracket as anyone sees it, no director's buttons
+ * that would only be refused, and what to do about it. */
+async function asBracket(text) {
+  try {
+    localStorage.removeItem(TOKEN_KEY(route.id));
+  } catch {
+    // private mode: nothing was kept
+  }
+  route = { screen: "bracket", id: route.id };
+  showScreen("bracket");
+  document.body.dataset.denied = "true";
+  await reload();
+  showMessage(text);
   listen();
   document.body.dataset.ready = "true";
 }
@@ -136,6 +153,12 @@ async function reload() {
     const path = route.screen === "director" ? `${API}/${route.id}/director` : `${API}/${route.id}`;
     show(await call("GET", path, undefined, { token: token() }));
   } catch (error) {
+    if (route.screen === "director" && error instanceof KaavioError && error.status === 403) {
+      if (source) source.close();
+      source = null;
+      await asBracket(t("kv.badToken"));
+      return;
+    }
     showError(error);
   }
 }
@@ -372,11 +395,22 @@ function gameItem(g, actions = [], { live = false } = {}) {
     if (g.live) extra.push(el("small", { class: "meta", "data-testid": "live-innings" }, t("kv.liveInnings", { i: Math.max(...g.live.innings) })));
     else if (g.match_id) extra.push(el("small", { class: "meta" }, t("kv.waitingMarker")));
   }
+  if ((g.state === "played" || g.state === "running") && g.player2 !== null) extra.push(sheetLink(g));
   return el(
     "li",
     { class: `game ${g.state}`, "data-testid": `game-${g.number}`, dataset: { number: g.number, state: g.state } },
     el("div", { class: "line" }, g.table && g.state === "running" ? el("span", { class: "table-chip" }, g.table) : null, names(g, { live })),
     el("div", { class: "sub" }, meta(g), ...extra, ...actions),
+  );
+}
+
+/** The game's pöytäkirja (scoresheet): its club match's innings, or its players and result, under the competition,
+ * the round and the game's own number. */
+function sheetLink(g) {
+  return el(
+    "a",
+    { class: "button small", href: `/club/scoresheet#/kaavio/${view.id}/${g.number}`, target: "_blank", rel: "noopener", "data-testid": `sheet-${g.number}` },
+    t("kv.sheet"),
   );
 }
 
@@ -420,6 +454,7 @@ function finalBlock(box) {
   const modes = Object.keys(view.placings);
   if (!shownMode || !modes.includes(shownMode)) shownMode = modes.includes(view.settings.placing) ? view.settings.placing : modes[0];
   const rows = view.placings[shownMode];
+  box.style.setProperty("--rows", String(rows.length));
   const winner = rows.find((r) => r.place === 1);
   const select = el(
     "select",
@@ -430,7 +465,7 @@ function finalBlock(box) {
   box.replaceChildren(
     el("h2", {}, t("kv.final.title")),
     winner ? el("p", { class: "winner", "data-testid": "winner" }, t("kv.final.winner", { name: winner.name })) : null,
-    el("label", { class: "mode" }, el("span", {}, t("kv.final.mode")), select),
+    route.screen === "tv" ? el("p", { class: "mode", "data-testid": "placing-mode-tv" }, t(`kv.placing.${shownMode}`)) : el("label", { class: "mode" }, el("span", {}, t("kv.final.mode")), select),
     el(
       "table",
       { class: "placings", "data-testid": "placings" },
@@ -602,6 +637,7 @@ async function addPlayer(event) {
     const changed = await call("POST", `${API}/${route.id}/players`, body, { token: token(), key: true });
     form.seed.value = "";
     form.name.value = "";
+    form.club.value = "";
     form.name.focus();
     showMessage(t("kv.reg.added", { name }), "info");
     show(changed.competition);
@@ -631,6 +667,7 @@ function openStart(g) {
   $("start-lag-0").textContent = playerName(g.player1);
   $("start-lag-1").textContent = playerName(g.player2);
   form.lag.value = "0";
+  form.marker.checked = true; // each game's own choice: a start without a marker does not carry over to the next
   $("start-lag").disabled = !form.marker.checked;
   $("dlg-start").showModal();
 }
@@ -754,8 +791,9 @@ function renderTv() {
   list("tv-latest", played.map((g) => item(g, scoreText(g))));
   list("tv-ready", v.games.filter((g) => g.state === "ready").map((g) => item(g, "")));
   $("tv-waiting").replaceChildren(...(v.players.filter((p) => p.waiting).map((p) => el("li", { class: "tv-chip" }, `${p.number} ${p.name}`))));
-  if (!$("tv-waiting").children.length) $("tv-waiting").append(el("li", { class: "hint" }, t("kv.none")));
-  list("tv-out", v.players.filter((p) => p.out).map((p) => el("li", { class: "tv-chip" }, `${p.number} ${p.name} (${p.wins}–${p.losses})`)));
+  if (!$("tv-waiting").children.length) $("tv-waiting").append(el("li", { class: "hint" }, t("kv.nobody")));
+  $("tv-out").replaceChildren(...v.players.filter((p) => p.out).map((p) => el("li", { class: "tv-chip" }, `${p.number} ${p.name} (${p.wins}–${p.losses})`)));
+  if (!$("tv-out").children.length) $("tv-out").append(el("li", { class: "hint" }, t("kv.nobody")));
   fitTv();
 }
 
@@ -815,7 +853,7 @@ function renderBracket() {
 // --- start ----------------------------------------------------------------------------------------------------
 
 function init() {
-  let stored = null;
+  let stored;
   try {
     stored = localStorage.getItem("kaisa.lang");
   } catch {

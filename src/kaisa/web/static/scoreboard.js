@@ -62,32 +62,75 @@ function gridOf(n) {
   return [cols, Math.max(1, Math.ceil(n / cols))];
 }
 
+/** A match that is over: its own result, or a competition game's result as the kaavio records it (the director's,
+ * when typed or corrected). */
+function finished(view) {
+  return Boolean(view.result || (view.competition && view.competition.decided_by));
+}
+
+/** A finished game in one line: the table, the game, the players and the result. */
+function doneItem(view) {
+  const names = view.players.map((p) => p.name);
+  const game = view.competition;
+  let points = null;
+  if (game && game.points) points = game.points;
+  else if (view.result) points = view.players.map((p) => String((view.result.recorded || view.result.scores || {})[p.cue_ball] ?? ""));
+  const where = [tableTitle(view)];
+  if (game && game.game !== null) where.push(t("sb.game", { n: game.game }));
+  return el(
+    "li",
+    { class: "sb-done-item", "data-testid": "sb-done", dataset: { matchId: view.id } },
+    el("small", { class: "where" }, where.join(" · ")),
+    el("span", { class: "who" }, names[0]),
+    el("strong", { class: "score" }, points ? `${points[0]}–${points[1]}` : "–"),
+    el("span", { class: "who" }, names[1]),
+  );
+}
+
 function render() {
   if (!sb.route) return;
   $("sb-live").replaceChildren(liveBadge(sb.state));
   const box = $("sb-tables");
-  box.classList.toggle("single", sb.route.kind === "match");
-  // a club night's tables all on one screen: the grid and the type are sized by how many there are (club.css)
-  const [cols, rows] = gridOf(sb.order.length);
+  const single = sb.route.kind === "match";
+  box.classList.toggle("single", single);
+  // a club night: a card for each game being played and for each table's last game played to its end (its last
+  // ruling still on the screen), sized by how many there are (club.css); every other game finished, and a game
+  // whose result the director typed, as one line below them, the latest first: each game once
+  const tableOf = (view) => view.table_label || `#${view.id}`;
+  const latest = new Map(sb.order.map((id) => [tableOf(sb.views.get(id)), id]));
+  const card = (id) => {
+    const view = sb.views.get(id);
+    if (!finished(view)) return true;
+    return latest.get(tableOf(view)) === id && !(view.competition && view.competition.decided_by === "director");
+  };
+  const live = single ? sb.order : sb.order.filter(card);
+  const done = single ? [] : sb.order.filter((id) => !card(id)).reverse();
+  const [cols, rows] = gridOf(live.length);
   box.style.setProperty("--cols", String(cols));
   box.style.setProperty("--rows", String(rows));
-  box.dataset.count = String(sb.order.length);
+  box.dataset.count = String(live.length);
+  const night = sb.order.map((id) => sb.views.get(id).competition).find(Boolean);
+  if (night && !single) $("sb-heading").textContent = night.name;
   box.replaceChildren(
-    ...sb.order.map((id) => {
+    ...live.map((id) => {
       const view = sb.views.get(id);
       const board = el("div", { class: "club-board" });
       renderBoard(board, view, { since: sb.since.get(id) });
       const line = headline(view) || (view.phase === "place-w2" ? t("sb.waiting") : "");
+      const game = view.competition && view.competition.game !== null ? ` · ${t("sb.game", { n: view.competition.game })}` : "";
       return el(
         "section",
         { class: "sb-table", "data-testid": "sb-table", dataset: { matchId: id, phase: view.phase } },
-        el("h2", { "data-testid": "sb-table-title" }, `${tableTitle(view)} · ${view.players.map((p) => p.name).join(" – ")}`),
+        el("h2", { "data-testid": "sb-table-title" }, `${tableTitle(view)}${game} · ${view.players.map((p) => p.name).join(" – ")}`),
         board,
         el("div", { class: "sb-headline", "data-testid": "sb-headline" }, line),
       );
     }),
   );
-  $("sb-empty").hidden = sb.order.length > 0 || sb.route.kind === "match";
+  $("sb-done-box").hidden = done.length === 0;
+  $("sb-done-list").replaceChildren(...done.map((id) => doneItem(sb.views.get(id))));
+  fitDone();
+  $("sb-empty").hidden = sb.order.length > 0 || single;
   const links =
     sb.route.kind === "event"
       ? [
@@ -101,6 +144,28 @@ function render() {
           [exportsOf.match(sb.route.key, "json"), "JSON"],
         ];
   $("sb-links").replaceChildren(...links.map(([href, text]) => el("a", { href, target: "_blank", rel: "noopener", "data-testid": "sb-export" }, text)));
+}
+
+/** On a screen that cannot scroll (a TV, a desktop): the finished games that fit, the last line saying how many
+ * more there are. A phone scrolls and shows them all. */
+function fitDone() {
+  const list = $("sb-done-list");
+  if (window.innerWidth < 1000 || !list.children.length) return;
+  const over = () => document.documentElement.scrollHeight > window.innerHeight;
+  let hidden = 0;
+  while (over() && list.children.length > 1) {
+    list.lastElementChild.remove();
+    hidden += 1;
+  }
+  if (!hidden) return;
+  const more = () => el("li", { class: "sb-done-item more", "data-testid": "sb-done-more" }, t("sb.more", { n: hidden }));
+  list.append(more());
+  while (over() && list.children.length > 2) {
+    list.lastElementChild.remove();
+    list.lastElementChild.remove();
+    hidden += 1;
+    list.append(more());
+  }
 }
 
 function tick() {
@@ -177,6 +242,7 @@ function main() {
   });
   window.addEventListener("hashchange", route);
   setInterval(tick, 1000);
+  window.addEventListener("resize", render);
   route();
 }
 

@@ -6,7 +6,7 @@ import "./club-strings.js";
 import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
 import { el, fmtDate } from "./ui.js";
 
-const state = { sheet: null, id: null };
+const state = { sheet: null, id: null, api: null };
 
 function strokes(numbers) {
   if (!numbers.length) return "";
@@ -33,10 +33,12 @@ function render() {
   const box = document.getElementById("sheet");
   if (!s) return;
   const names = s.players.map((p) => `${p.name} (${p.cue_ball || "–"})`);
-  document.getElementById("pdf").href = `/api/club/matches/${s.id}/scoresheet.pdf?lang=${lang()}`;
+  const game = s.competition;
+  document.getElementById("pdf").href = `${state.api}.pdf?lang=${lang()}`;
   const facts = [`${t("ss.date")}: ${fmtDate(s.date)}`];
   if (s.table_label) facts.push(`${t("ss.table")}: ${s.table_label}`);
-  if (s.event) facts.push(`${t("ss.event")}: ${s.event}`);
+  if (game) facts.push(`${t("ss.competition")}: ${game.name}`);
+  else if (s.event) facts.push(`${t("ss.event")}: ${s.event}`);
   const rows = s.innings.map((i) =>
     el(
       "tr",
@@ -49,23 +51,27 @@ function render() {
   );
   const result = s.result;
   let resultText = t("ss.unfinished");
-  if (result) {
+  if (game && game.points && (game.decided_by === "director" || !result)) {
+    resultText = `${t("ss.result")}: ${game.points[0]} – ${game.points[1]}`;
+    if (game.decided_by === "director" && s.id !== null) resultText += ` (${t("ss.byDirector")})`;
+  } else if (result) {
     const winner = s.players.find((p) => p.cue_ball === result.winner);
     const scores = s.players.map((p) => (result.recorded || result.scores)[p.cue_ball]).join(" – ");
     resultText = `${t("ss.result")}: ${scores} · ${t("ss.winner", { name: winner ? winner.name : result.winner })}`;
   }
   const breaks = Object.entries(s.breaks || {});
   box.replaceChildren(
-    el("h1", { "data-testid": "ss-title" }, `${t("ss.title")} · ${t("ss.match", { id: s.id })}`),
+    el("h1", { "data-testid": "ss-title" }, game && game.game !== null ? `${t("ss.title")} · ${t("ss.game", { n: game.game })} · ${t("ss.round", { n: game.round })}` : `${t("ss.title")} · ${t("ss.match", { id: s.id })}`),
     el("p", { class: "facts", "data-testid": "ss-facts" }, ...facts.map((f) => el("span", {}, f))),
     el("p", { class: "players" }, `1: ${names[0]} · 2: ${names[1]}`),
     el(
       "div",
-      { class: "table-wrap" },
+      // a region that may scroll sideways on a phone: reachable and named for the keyboard and screen readers
+      { class: "table-wrap", tabindex: "0", role: "region", "aria-label": t("ss.title") },
       el(
         "table",
         { "data-testid": "ss-table" },
-        el("thead", {}, el("tr", {}, el("th", {}, t("ss.inning")), el("th", {}, t("ss.strokes")), el("th", {}, names[0]), el("th", {}, names[1]), el("th", {}, t("ss.fouls")))),
+        el("thead", {}, el("tr", {}, el("th", {}, t("ss.inning")), el("th", {}, t("ss.strokes")), ...s.players.map((p) => el("th", {}, el("span", { class: "th-name" }, `${p.name} `), `(${p.cue_ball || "–"})`)), el("th", {}, t("ss.fouls")))),
         el("tbody", {}, ...rows),
       ),
     ),
@@ -87,14 +93,25 @@ function render() {
       ...s.players.map((p) => el("div", {}, t("ss.sign.player", { name: p.name }))),
     ),
   );
-  document.title = `Kaisa · ${t("ss.title")} ${s.id}`;
+  document.title = `Kaisa · ${t("ss.title")} ${game && game.game !== null ? t("ss.game", { n: game.game }) : s.id}`;
+}
+
+/** The sheet's address: a club match's (#/match/ID) or a competition game's (#/kaavio/COMPETITION/GAME). */
+function route() {
+  const hash = location.hash || "";
+  const match = hash.match(/^#\/match\/(\d+)$/);
+  if (match) return { id: match[1], api: `/api/club/matches/${match[1]}/scoresheet` };
+  const game = hash.match(/^#\/kaavio\/(\d+)\/(\d+)$/);
+  if (game) return { id: `${game[1]}/${game[2]}`, api: `/api/kaavio/competitions/${game[1]}/games/${game[2]}/scoresheet` };
+  return null;
 }
 
 async function load() {
-  const m = (location.hash || "").match(/^#\/match\/(\d+)$/);
-  if (!m) return;
-  state.id = Number(m[1]);
-  const response = await fetch(`/api/club/matches/${state.id}/scoresheet`);
+  const found = route();
+  if (!found) return;
+  state.id = found.id;
+  state.api = found.api;
+  const response = await fetch(found.api);
   if (response.ok) {
     state.sheet = await response.json();
     render();

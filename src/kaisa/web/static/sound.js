@@ -4,7 +4,14 @@
 
 const KEY = "kaisa.sound";
 let enabled = true;
+/** @type {AudioContext | null} */
 let context = null;
+
+/** A stroke's record as the match API sends it, as far as its sounds need it: the stroke's speed, the physics'
+ * events and, when animated, the sampled paths ({t: times, balls: {id: [[x, y], ...]}}).
+ * @typedef {{ t?: number[], balls?: Record<string, number[][]> }} Paths
+ * @typedef {{ type: string, t?: number, ball?: string, other?: string }} PhysicsEvent
+ * @typedef {{ stroke?: { speed?: number }, events?: PhysicsEvent[], trajectories?: Paths | null }} StrokeRecord */
 
 try {
   enabled = localStorage.getItem(KEY) !== "off";
@@ -16,6 +23,7 @@ export function isOn() {
   return enabled;
 }
 
+/** @param {unknown} on */
 export function setOn(on) {
   enabled = Boolean(on);
   try {
@@ -28,7 +36,8 @@ export function setOn(on) {
 function audio() {
   if (!enabled) return null;
   if (!context) {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
+    /** @type {typeof AudioContext | undefined} Safari before 14.1 names it webkitAudioContext */
+    const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Ctx) return null;
     try {
       context = new Ctx();
@@ -40,11 +49,15 @@ function audio() {
   return context;
 }
 
-/** Loudness 0..1 from an impact speed in m/s (a soft touch is quiet, a break loud). */
+/** Loudness 0..1 from an impact speed in m/s (a soft touch is quiet, a break loud).
+ * @param {number} speed */
 function loudness(speed) {
   return Math.max(0.04, Math.min(1, Math.sqrt(Math.max(0, speed) / 6)));
 }
 
+/** One short sound `at` seconds from now: a sine ping, or a burst of band-passed noise (a thud, a strike).
+ * @param {number} at @param {number} gain @param {number} frequency in Hz @param {number} decay in seconds
+ * @param {boolean} [noise] */
 function click(at, gain, frequency, decay, noise = false) {
   const ctx = audio();
   if (!ctx) return;
@@ -78,30 +91,35 @@ function click(at, gain, frequency, decay, noise = false) {
   }
 }
 
-/** The cue tip striking the cue ball at `speed` m/s, `at` seconds from now. */
+/** The cue tip striking the cue ball at `speed` m/s, `at` seconds from now.
+ * @param {number} speed @param {number} [at] */
 export function strike(speed, at = 0) {
   click(at, 0.5 * loudness(speed), 900, 0.05, true);
 }
 
-/** Two balls meeting at `speed` m/s. */
+/** Two balls meeting at `speed` m/s.
+ * @param {number} speed @param {number} [at] */
 export function ballClick(speed, at = 0) {
   click(at, 0.7 * loudness(speed), 2600, 0.04);
 }
 
-/** A ball against a cushion. */
+/** A ball against a cushion.
+ * @param {number} speed @param {number} [at] */
 export function cushion(speed, at = 0) {
   click(at, 0.45 * loudness(speed), 180, 0.09, true);
 }
 
-/** A ball dropping into a pocket. */
+/** A ball dropping into a pocket.
+ * @param {number} [at] */
 export function drop(at = 0) {
   click(at, 0.4, 320, 0.18);
   click(at + 0.06, 0.25, 220, 0.2);
 }
 
-/** A ball's speed (m/s) at time `t` from the stroke's sampled paths (the events carry no speeds). */
+/** A ball's speed (m/s) at time `t` from the stroke's sampled paths (the events carry no speeds).
+ * @param {Paths | null | undefined} trajectories @param {string | undefined} ball @param {number | undefined} t */
 function speedAt(trajectories, ball, t) {
-  if (!trajectories || !trajectories.t || !trajectories.balls || !trajectories.balls[ball]) return 1;
+  if (!trajectories || !trajectories.t || !trajectories.balls || !ball || t === undefined || !trajectories.balls[ball]) return 1;
   const ts = trajectories.t;
   const samples = trajectories.balls[ball];
   let i = 0;
@@ -114,7 +132,8 @@ function speedAt(trajectories, ball, t) {
 }
 
 /** The sounds of one action's strokes from the physics' event log (strike, ball, rail, pocket), played
- * `rate` times as fast as they happened, each as loud as its ball was fast. */
+ * `rate` times as fast as they happened, each as loud as its ball was fast.
+ * @param {StrokeRecord[] | null | undefined} records @param {number} [rate] */
 export function playEvents(records, rate = 1) {
   if (!enabled) return;
   for (const record of records || []) {

@@ -303,8 +303,6 @@ export class TableView {
 
   draw() {
     const ctx = this.ctx;
-    const g = this.geo;
-    const t = this.table;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
     this._metres();
@@ -406,7 +404,6 @@ export class TableView {
 
   _drawLabels() {
     const ctx = this.ctx;
-    const g = this.geo;
     this._pixels();
     ctx.font = `600 ${Math.max(9, Math.round(this.scale * 0.042))}px system-ui, sans-serif`;
     ctx.textAlign = "center";
