@@ -434,7 +434,7 @@ function windowFor(mode, cue, balls) {
       if (shownWindow.seq === mine) shownWindow.key = null; // asked again at the next render
       return;
     }
-    let answer = null;
+    let answer;
     try {
       answer = await mode.askAim(text, stroke, false);
     } catch {
