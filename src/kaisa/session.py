@@ -158,6 +158,10 @@ class MatchView:
         return dict(self.__dict__)
 
 
+LAGS = ("lag", "marked-lag")
+"""The kinds of action that Undo never takes back: a lag played again could give another result."""
+
+
 def view_of(
     match: Match,
     info: MatchInfo,
@@ -211,7 +215,11 @@ def view_of(
         result=None if state.result is None else state.result.to_json(),
         strokes=state.strokes,
         actions=actions,
-        can_undo=current and config.clock.mode == "off" and actions > 0 and state.phase is not Phase.OVER,
+        can_undo=current
+        and config.clock.mode == "off"
+        and actions > 0
+        and state.phase not in (Phase.OVER, Phase.CHOOSE)  # the choice follows the lag, which stands
+        and (last_action is None or last_action.get("kind") not in LAGS),
         w2_corridors=corridors,
         last=last,
         last_action=last_action if current else None,
@@ -619,7 +627,11 @@ class MatchSession:
             raise IllegalActionError("there is nothing to undo")
         if self.match.state.phase is Phase.OVER:
             raise IllegalActionError("the match is over and its result stands: there is nothing to undo")
+        if self._last_action is not None and self._last_action.get("kind") in LAGS:
+            raise IllegalActionError("the lag stands: it cannot be undone (it would be played again for a new result)")
         while self.info.actions:
+            if self._last_action is not None and self._last_action.get("kind") in LAGS:
+                break  # back to the lag, which stands
             self.store.undo(self.id)
             self._reload()
             mover = self.match.state.to_move
@@ -666,13 +678,13 @@ class MatchSession:
         if not self.match.over:
             raise MatchStalledError(f"the match did not finish within {max_actions} actions")
 
-    def aim(self, call: Call, stroke: Stroke) -> Aim:
+    def aim(self, call: Call, stroke: Stroke, *, deep: bool = True) -> Aim:
         """:func:`aim` in this match's position and state, under its rule options (reads, records nothing)."""
         state = self.match.state
         if state.phase not in (Phase.PLAY, Phase.SHOOTOUT):
             raise IllegalActionError(f"the match is in phase {state.phase.value}: no stroke is due")
         config = self.match.config
-        return aim(state.position, state.game, call, stroke, options=config.options, spec=config.spec)
+        return aim(state.position, state.game, call, stroke, options=config.options, spec=config.spec, deep=deep)
 
     def call_prospects(self, call: Call) -> list[RulingItem]:
         """:func:`call_prospects` in this match's position and state."""
@@ -940,18 +952,28 @@ def _baseline_advice(position: Position, game: GameState, seed: int) -> Evaluati
 
 @dataclass(frozen=True)
 class Aim:
-    """The centre of the run of directions that pots a call with a given stroke (the physics, not geometry)."""
+    """The aim helper's answer: the centre of the run of directions that pots a call (the physics, not geometry)
+    with the stroke it found, or, when nothing it tried pots, ``found`` false with what to try instead."""
 
     direction: float
-    """Degrees: the window's centre."""
+    """Degrees: the window's centre (when nothing pots: the geometric aim, or the stroke's own direction)."""
     width: float
-    """Degrees: how far the direction may err and still pot (0.03-0.5 on most pots)."""
+    """Degrees: how far the direction may err and still pot (0.01-0.5 on most pots; 0 when nothing pots)."""
     speed: float
-    """m/s: the stroke's speed, or the geometric aim's when the person's speed pots in no direction."""
+    """m/s: the stroke's speed, or the one the search found when the person's pots in no direction."""
     simulations: int
+    side: float = 0.0
+    """The stroke's side spin, or the one the search found (fractions of the ball's radius)."""
+    follow: float = 0.0
+    """The stroke's follow (+) or draw (-), or the one the search found."""
+    found: bool = True
+    said: Text | None = None
+    """What happened, in Finnish and English: what was changed to pot, or that nothing pots and what to try."""
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        out = {k: v for k, v in self.__dict__.items() if k != "said"}
+        out["said"] = None if self.said is None else {"fi": self.said.fi, "en": self.said.en}
+        return out
 
 
 def call_prospects(position: Position, game: GameState, call: Call, spec: TableSpec = OFFICIAL) -> list[RulingItem]:
@@ -963,8 +985,26 @@ def call_prospects(position: Position, game: GameState, call: Call, spec: TableS
     return referee_prospects(position, call, game, spec)
 
 
-AIM_SCANS = ((0.8, 0.04), (3.0, 0.1))
-"""(half width, step) in degrees of the window scans around the first aim, narrow first."""
+AIM_SCANS = ((0.8, 0.04), (0.25, 0.01))
+"""(half width, step) in degrees of the window scans around the aim for each stroke tried, wide and coarse
+first, then narrow and fine (a window of a thin cut is often under 0.04 degrees wide)."""
+
+AIM_WIDE_SCAN = (3.0, 0.1)
+"""The scan of the person's own stroke that looks furthest from the geometric aim."""
+
+AIM_SPEEDS = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0)
+"""m/s: the speeds the aim helper tries, nearest the person's first, when the person's own pots in no direction."""
+
+AIM_SPINS = ((0.0, 0.0), (0.0, 0.4), (0.0, -0.4))
+"""(side, follow): the spins it tries after the speeds with the person's own spin (none, follow, draw)."""
+
+AIM_BUDGET = 2500
+"""Simulations the search may spend before it says that nothing pots (1-3 s; more on a loaded machine)."""
+
+
+def _fmt(x: float, fi: bool) -> str:
+    text = f"{x:.2f}"
+    return text.replace(".", ",") if fi else text
 
 
 def aim(
@@ -975,11 +1015,15 @@ def aim(
     *,
     options: RuleOptions | None = None,
     spec: TableSpec = OFFICIAL,
+    deep: bool = True,
 ) -> Aim:
-    """Aim ``stroke`` (its speed, spin, elevation and place kept) at the centre of the window of directions that
-    pots ``call`` legally, found by the players' window search around the geometric aim of the call (or the
-    stroke's own direction when the geometry has no route for it). Raises :class:`InvalidStrokeError` when no
-    direction near it pots the call."""
+    """Aim ``stroke`` (its place and elevation kept) at the centre of the window of directions that pots ``call``
+    legally, found by the players' window search around the geometric aim of the call (or the stroke's own
+    direction when the geometry has no route for it). The person's own speed and spin are tried first; when they
+    pot in no direction, the geometric route's speed, then :data:`AIM_SPEEDS` nearest the person's, then
+    :data:`AIM_SPINS`, so that the helper never gives up on a call that a plain stroke pots (not ``deep``: the
+    stroke as set only, a quick search for the window drawn on the aim). When nothing pots the answer says so
+    (``found`` false) with what to try, as a normal answer: not finding is no error."""
     from kaisa.players.candidates import ShotCandidate
     from kaisa.players.search import find_window
     from kaisa.players.shots import generate
@@ -997,25 +1041,78 @@ def aim(
         routes = [c for c in generate(position, game, spec, cue=stroke.place) if c.call == call]
     except (ValueError, KaisaError):
         routes = []
-    speeds = [stroke.speed]
-    base = stroke.direction
+    base = routes[0].stroke.direction if routes else stroke.direction
+    own = (stroke.side, stroke.follow)
+    tries: list[tuple[float, float, float, tuple[tuple[float, float], ...]]] = [
+        (stroke.speed, *own, (*AIM_SCANS, AIM_WIDE_SCAN))
+    ]
+    speeds = sorted(AIM_SPEEDS, key=lambda v: abs(v - stroke.speed))
     if routes:
-        base = routes[0].stroke.direction
-        if abs(routes[0].stroke.speed - stroke.speed) > 0.05:
-            speeds.append(routes[0].stroke.speed)
+        speeds.insert(0, routes[0].stroke.speed)
+    for side, follow in (own, *(s for s in AIM_SPINS if s != own)) if deep else ():
+        for speed in speeds:
+            if abs(speed - stroke.speed) > 0.05 or (side, follow) != own:
+                tries.append((speed, side, follow, AIM_SCANS))
     simulations = 0
-    for speed in speeds:
-        candidate = ShotCandidate(call, replace(stroke, direction=base, speed=speed), 0.0, "person")
-        for half_width, step in AIM_SCANS:
+    for speed, side, follow, scans in tries:
+        candidate = ShotCandidate(
+            call, replace(stroke, direction=base, speed=speed, side=side, follow=follow), 0.0, "person"
+        )
+        for half_width, step in scans:
+            if simulations >= AIM_BUDGET:
+                break
             window = find_window(start, candidate, game, half_width, step, spec, options)
             if window is None:
                 simulations += 2 * round(half_width / step) + 1
                 continue
             direction = (window.stroke.direction + 180.0) % 360.0 - 180.0
-            return Aim(round(direction, 4), round(window.width, 4), speed, simulations + window.simulations)
-    raise InvalidStrokeError(
-        f"no direction within {AIM_SCANS[-1][0]:g} degrees of the aim pots {call} at "
-        f"{' or '.join(f'{v:.2f}' for v in speeds)} m/s: try another speed, spin or call"
+            said = None
+            if abs(speed - stroke.speed) > 0.005 or (side, follow) != own:
+                spin_fi = spin_en = ""
+                if (side, follow) != own:
+                    spin_fi = ", ylä" if follow > 0 else ", ala" if follow < 0 else ", keskeltä"
+                    spin_en = ", follow" if follow > 0 else ", draw" if follow < 0 else ", centre ball"
+                said = Text(
+                    f"Omalla voimallasi ja kierteelläsi maalaus ei mene: tähtäys pussittavalla voimalla "
+                    f"{_fmt(speed, True)} m/s{spin_fi}.",
+                    f"Your own power and spin pot the call in no direction: aimed with a power that pots, "
+                    f"{_fmt(speed, False)} m/s{spin_en}.",
+                )
+            return Aim(
+                round(direction, 4),
+                round(window.width, 4),
+                round(speed, 3),
+                simulations + window.simulations,
+                side,
+                follow,
+                said=said,
+            )
+        if simulations >= AIM_BUDGET:
+            break
+    words = call_words(call)
+    low, high = min(AIM_SPEEDS), max(AIM_SPEEDS)
+    said = Text(
+        f"Mikään suunta ei pussita maalausta ({words.fi}) voimilla {_fmt(low, True)}–{_fmt(high, True)} m/s "
+        "ylä-, ala- tai keskikierteellä. Kokeile toista maalausta tai vallin kautta, tai pelaa varmistus.",
+        f"No direction pots the call ({words.en}) at {_fmt(low, False)}-{_fmt(high, False)} m/s with follow, "
+        "draw or a centre ball. Try another call or a route off a cushion, or play safe.",
+    )
+    if not deep:
+        said = Text(
+            f"Mikään suunta ei pussita maalausta ({words.fi}) voimalla {_fmt(stroke.speed, True)} m/s ja tällä "
+            "kierteellä. Kokeile toista voimaa tai kierrettä (tähtäysapu etsii niitä).",
+            f"No direction pots the call ({words.en}) at {_fmt(stroke.speed, False)} m/s with this spin. Try "
+            "another power or spin (the aim helper searches them).",
+        )
+    return Aim(
+        round((base + 180.0) % 360.0 - 180.0, 4),
+        0.0,
+        stroke.speed,
+        simulations,
+        stroke.side,
+        stroke.follow,
+        found=False,
+        said=said,
     )
 
 

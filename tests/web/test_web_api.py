@@ -347,7 +347,7 @@ def test_match_against_the_computer_from_the_lag_to_its_turn(client: TestClient)
     )
     match = played["match"]
     assert (match["phase"], match["lag_winner"], match["to_move"], match["computer_to_move"]) == ("choose", 0, 0, False)
-    assert match["can_undo"]
+    assert not match["can_undo"]  # the lag stands: played again it could give another result
     assert match["actions"] == 1
 
     # the lag winner takes W1: the computer owns W2 and places it first
@@ -499,8 +499,11 @@ def test_undo_takes_back_the_persons_action_and_the_computers_after_it(client: T
     # undo again: the computer's placement of W2 goes back with the person's choice before it
     view = post(client, f"/api/matches/{match_id}/undo")
     assert (view["phase"], view["actions"], view["to_move"]) == ("choose", 1, 0)
-    view = post(client, f"/api/matches/{match_id}/undo")
-    assert (view["phase"], view["actions"], view["can_undo"]) == ("lag", 0, False)
+    # the lag stands: right after it nothing is offered to undo, and an undo is refused
+    assert not view["can_undo"]
+    response = client.post(f"/api/matches/{match_id}/undo")
+    assert response.status_code == 409, response.text
+    assert client.get(f"/api/matches/{match_id}").json()["phase"] == "choose"
 
 
 def test_undo_in_a_two_person_match_takes_back_one_action(client: TestClient):

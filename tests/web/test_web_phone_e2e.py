@@ -55,7 +55,7 @@ TABLE_ON_SCREEN = """() => {
   const r = document.querySelector('canvas#table').getBoundingClientRect();
   const top = document.querySelector('.topbar').getBoundingClientRect().bottom;
   let bottom = window.innerHeight;
-  for (const id of ['shoot-row', 'replay-buttons']) {
+  for (const id of ['dock', 'shoot-row', 'replay-buttons']) {
     const bar = document.getElementById(id);
     if (bar && bar.getClientRects().length && getComputedStyle(bar).position === 'fixed')
       bottom = Math.min(bottom, bar.getBoundingClientRect().top);

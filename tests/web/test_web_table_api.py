@@ -99,14 +99,38 @@ def test_aim_helper_takes_a_speed_that_pots_when_the_persons_does_not(store: Sto
     assert aim["speed"] > 0.3  # 0.3 m/s does not reach the pocket: the geometric route's speed is taken
 
 
-def test_aim_helper_without_a_window_says_what_to_change(store: Store, client: TestClient) -> None:
+def test_aim_helper_without_a_window_says_so_and_what_to_try(store: Store, client: TestClient) -> None:
     blocked = {**CUT, "R2": on_fl_axis(0.2)}  # R2 stands between K and the pocket
     match_id = stored_match(store, blocked)
     stroke = {"ball": "W1", "speed": 2.0, "direction": ghost_direction(CUT["W1"], CUT["K"])}
-    response = client.post(f"/api/matches/{match_id}/aim", json={"call": "K FL", "stroke": stroke})
-    assert response.status_code == 422, response.text
-    assert "no direction" in response.json()["detail"]
-    assert "speed, spin or call" in response.json()["detail"]
+    aim = post(client, f"/api/matches/{match_id}/aim", {"call": "K FL", "stroke": stroke})  # 200: no error
+    assert aim["found"] is False
+    assert aim["width"] == 0
+    assert aim["speed"] == 2.0  # the person's stroke is left as it was
+    assert "Try another call" in aim["said"]["en"]
+    assert "Kokeile toista maalausta" in aim["said"]["fi"]
+    assert "1,00–6,00 m/s" in aim["said"]["fi"]
+
+
+def test_aim_helper_searches_other_speeds_before_giving_up(store: Store, client: TestClient) -> None:
+    """A speed at which the call pots in no direction near the aim: the helper finds one that does, says so in
+    both languages, and the preview of its stroke pots."""
+    match_id = stored_match(store, CUT)
+    stroke = {"ball": "W1", "speed": 0.3, "direction": ghost_direction(CUT["W1"], CUT["K"]), "follow": -0.4}
+    aim = post(client, f"/api/matches/{match_id}/aim", {"call": "K FL", "stroke": stroke})
+    assert aim["found"]
+    assert aim["speed"] > 0.3
+    assert "m/s" in aim["said"]["en"]
+    assert "m/s" in aim["said"]["fi"]
+    aimed = {
+        **stroke,
+        "direction": aim["direction"],
+        "speed": aim["speed"],
+        "side": aim["side"],
+        "follow": aim["follow"],
+    }
+    preview = post(client, f"/api/matches/{match_id}/preview", {"call": "K FL", "stroke": aimed})
+    assert preview["ruling"]["legal_pot"]
 
 
 def test_study_aim_in_any_position(client: TestClient) -> None:
@@ -301,3 +325,14 @@ def test_study_refuses_a_game_state_no_match_can_be_in(
         for word in words:
             assert word in error["fi"], error
             assert word in error["en"], error
+
+
+def test_aim_helper_not_deep_tries_only_the_stroke_as_set(store: Store, client: TestClient) -> None:
+    """The page's window drawn on the aim asks with ``deep`` false: the person's own power only, so a power that
+    pots in no direction gets no window (and says so), where the deep helper finds another power."""
+    match_id = stored_match(store, CUT)
+    stroke = {"ball": "W1", "speed": 0.3, "direction": ghost_direction(CUT["W1"], CUT["K"])}
+    quick = post(client, f"/api/matches/{match_id}/aim", {"call": "K FL", "stroke": stroke, "deep": False})
+    assert not quick["found"]
+    assert "0,30 m/s" in quick["said"]["fi"]
+    assert post(client, f"/api/matches/{match_id}/aim", {"call": "K FL", "stroke": stroke})["found"]

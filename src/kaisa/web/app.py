@@ -269,9 +269,10 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
 
     @app.post("/api/matches/{match_id}/aim", responses=ERRORS, tags=["play"])
     def aim(match_id: int, body: schemas.AimIn) -> schemas.AimOut:
-        """The aim helper: the centre of the window of directions that pots the call with this stroke (its
-        speed, spin and elevation kept), found with the physics. Reads the match, records nothing."""
-        return service.aim(match_id, parse_call(body.call), stroke_of(body.stroke))
+        """The aim helper: the centre of the window of directions that pots the call, found with the physics,
+        with the person's speed and spin if they pot, else a speed and spin that do; ``found`` false (200) when
+        nothing pots, with what to try. Reads the match, records nothing."""
+        return service.aim(match_id, parse_call(body.call), stroke_of(body.stroke), deep=body.deep)
 
     @app.post("/api/matches/{match_id}/hint", responses=ERRORS, tags=["play"])
     def hint(match_id: int, body: schemas.HintIn) -> list[schemas.AdviceOut]:
@@ -303,7 +304,11 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
     def study_aim(body: schemas.StudyAimIn) -> schemas.AimOut:
         """The aim helper in any position and game state."""
         return service.study_aim(
-            position_of(body.position), game_of(body.state), parse_call(body.call), stroke_of(body.stroke)
+            position_of(body.position),
+            game_of(body.state),
+            parse_call(body.call),
+            stroke_of(body.stroke),
+            deep=body.deep,
         )
 
     @app.post("/api/study/advise", tags=["study"])

@@ -382,6 +382,11 @@ class AdviceOut(BaseModel):
 class AimIn(Strict):
     call: str = Field(min_length=1, max_length=200, description="the call to aim at, in the call notation")
     stroke: StrokeIn = Field(description="the stroke as set: its speed, spin, elevation and place are kept")
+    deep: bool = Field(
+        True,
+        description="search other speeds and spins when the stroke's own pot in no direction (true), or only the "
+        "stroke as set (false: the page's window drawn on the aim, asked at every change of call or power)",
+    )
 
 
 class PreviewIn(Strict):
@@ -395,12 +400,19 @@ class StudyAimIn(AimIn):
 
 
 class AimOut(BaseModel):
-    """The centre of the window of directions that pots the call (the physics), its width and the speed."""
+    """The centre of the window of directions that pots the call (the physics), its width and the stroke that
+    pots; or ``found`` false when nothing the helper tried pots (a normal answer, not an error), with ``said``
+    saying what to try."""
 
     direction: float
     width: float
     speed: float
     simulations: int
+    side: float = 0.0
+    follow: float = 0.0
+    found: bool = True
+    said: dict[str, str] | None = None
+    """``{"fi": ..., "en": ...}``: what the helper changed to pot, or that nothing pots and what to try."""
 
 
 class FieldError(BaseModel):

@@ -135,10 +135,10 @@ class MatchService:
         with self.sessions.open(match_id) as session:
             return [advice_out(e) for e in session.hint(level)[:limit]]
 
-    def aim(self, match_id: int, call: Call, stroke: Stroke) -> schemas.AimOut:
+    def aim(self, match_id: int, call: Call, stroke: Stroke, *, deep: bool = True) -> schemas.AimOut:
         """The aim helper on the match as it stands (a read: nothing is recorded)."""
         with self.sessions.open(match_id) as session:
-            return schemas.AimOut.model_validate(session.aim(call, stroke).to_json())
+            return schemas.AimOut.model_validate(session.aim(call, stroke, deep=deep).to_json())
 
     def call_prospects(
         self,
@@ -167,12 +167,14 @@ class MatchService:
 
     # --- study ----------------------------------------------------------------------------------------
 
-    def study_aim(self, position: Position, game: GameState | None, call: Call, stroke: Stroke) -> schemas.AimOut:
+    def study_aim(
+        self, position: Position, game: GameState | None, call: Call, stroke: Stroke, *, deep: bool = True
+    ) -> schemas.AimOut:
         game = game or GameState(shooter=stroke.ball)
         position, placed = study_setup(position, game, stroke)
         assert placed is not None
         stroke = placed
-        return schemas.AimOut.model_validate(aim(position, game, call, stroke).to_json())
+        return schemas.AimOut.model_validate(aim(position, game, call, stroke, deep=deep).to_json())
 
     def study_shot(
         self, position: Position, stroke: Stroke, call: Call | None, game: GameState | None

@@ -42,12 +42,12 @@ export function setLevel(value) {
 export function previewFor(mode) {
   const box = document.getElementById("preview-status");
   if (current !== "full" || !mode.previewRequest) {
-    if (box) box.textContent = "";
+    if (box) clear(box);
     return null;
   }
   const request = mode.previewRequest();
   if (!request) {
-    if (box) box.textContent = "";
+    if (box) clear(box);
     return null;
   }
   if (shown && shown.key === request.key) return shown.preview;
@@ -79,10 +79,7 @@ export function previewFor(mode) {
       if (mine !== seq) return;
       pending = null;
       shown = { key: request.key, preview };
-      if (box) {
-        box.textContent = preview.text;
-        box.dataset.state = preview.error ? "error" : preview.pots ? "pots" : "misses";
-      }
+      showText(preview);
       if (mode.alive() && !mode.busy()) mode.render();
     }, DELAY),
   };
@@ -102,7 +99,35 @@ export function clearPreview() {
   pending = null;
   seq++;
   const box = document.getElementById("preview-status");
-  if (box) box.textContent = "";
+  if (box) clear(box);
+}
+
+function clear(box) {
+  box.textContent = "";
+  delete box.dataset.state;
+}
+
+/** The shown preview's line again, in the language just chosen. */
+export function retranslate() {
+  const box = document.getElementById("preview-status");
+  if (box && shown && ["pots", "misses", "error"].includes(box.dataset.state)) showText(shown.preview);
+}
+
+function showText(preview) {
+  const box = document.getElementById("preview-status");
+  if (!box || !preview) return;
+  box.textContent = textOf(preview);
+  box.dataset.state = preview.error ? "error" : preview.pots ? "pots" : "misses";
+}
+
+function textOf(preview) {
+  if (preview.error) return preview.text;
+  const points = preview.points;
+  const signed = points > 0 ? `+${points}` : String(points).replace("-", lang() === "fi" ? "−" : "-");
+  if (preview.pots) return t("preview.pots", { points: signed });
+  if (preview.foul) return t("preview.foul", { points: signed });
+  if (!preview.called) return t("preview.noCall", { points: signed }); // nothing was called: nothing could go in
+  return t("preview.misses", { points: signed });
 }
 
 function previewOf(answer, called = true) {
@@ -114,12 +139,6 @@ function previewOf(answer, called = true) {
     if (points.length > 1) paths[ball] = points;
   }
   const ruling = answer.ruling || {};
-  const points = ruling.points || 0;
-  const signed = points > 0 ? `+${points}` : String(points).replace("-", lang() === "fi" ? "−" : "-");
-  let text;
-  if (ruling.legal_pot) text = t("preview.pots", { points: signed });
-  else if (ruling.fouls && ruling.fouls.length) text = t("preview.foul", { points: signed });
-  else if (!called) text = t("preview.noCall", { points: signed }); // nothing was called: nothing could go in
-  else text = t("preview.misses", { points: signed });
-  return { paths, pots: Boolean(ruling.legal_pot), points, text };
+  const foul = Boolean(ruling.fouls && ruling.fouls.length);
+  return { paths, pots: Boolean(ruling.legal_pot), points: ruling.points || 0, foul, called };
 }

@@ -135,7 +135,7 @@ export const api = {
   computer: (id) => request("POST", `/api/matches/${id}/computer`),
   takeBreak: (id, cueBall, seconds) => request("POST", `/api/matches/${id}/break`, { cue_ball: cueBall, seconds }),
   undo: (id) => request("POST", `/api/matches/${id}/undo`),
-  aim: (id, call, stroke) => request("POST", `/api/matches/${id}/aim`, { call, stroke }),
+  aim: (id, call, stroke, deep = true) => request("POST", `/api/matches/${id}/aim`, { call, stroke, deep }),
   preview: (id, call, stroke) => request("POST", `/api/matches/${id}/preview`, { call, stroke }),
   hint: (id, level, limit = 3) => request("POST", `/api/matches/${id}/hint`, { level, limit }),
   studyAim: (body) => request("POST", "/api/study/aim", body),

@@ -74,8 +74,7 @@ function show(id, visible) {
 function reveal(node) {
   const own = node.getBoundingClientRect();
   const table = $("table-wrap").getBoundingClientRect();
-  const bar = $("shoot-row");
-  const bottom = bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : window.innerHeight;
+  const bottom = footTop();
   const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
   const above = table.bottom <= own.top + 1; // a phone: the table is right above the panel
   if (above && own.bottom - table.top <= bottom - top) {
@@ -99,11 +98,7 @@ function keepTableInView() {
   if (!app.view || window.innerWidth >= 820 || $("screen-table").hidden) return;
   const rect = app.view.canvas.getBoundingClientRect();
   const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
-  let bottom = window.innerHeight;
-  for (const id of ["shoot-row", "replay-buttons"]) {
-    const bar = $(id);
-    if (bar && bar.getClientRects().length && getComputedStyle(bar).position === "fixed") bottom = Math.min(bottom, bar.getBoundingClientRect().top);
-  }
+  const bottom = footTop();
   if (rect.top >= top && rect.bottom <= bottom) return;
   window.scrollBy({ top: rect.top - top - 2, behavior: "instant" });
 }
@@ -132,12 +127,13 @@ function fitTable() {
   const g = app.view.geo;
   const frame = 0.27; // m of frame around the bed, both sides together
   const wide = window.innerWidth >= 1180;
+  dockControls();
   if (!wide) {
     screen.classList.remove("lying", "upright");
     const narrow = window.innerWidth < 820;
     const maxW = Math.max(200, wrap.clientWidth - 8);
-    // a phone keeps the table short enough that the stroke controls and Shoot follow right below it
-    const maxH = Math.max(260, window.innerHeight - top - (narrow ? 250 : 20));
+    // a phone keeps the whole table between the top bar and the dock of the shot's controls at the foot
+    const maxH = Math.max(240, window.innerHeight - top - (narrow ? dockHeight() + 16 : 20));
     app.view.fit(maxW, maxH, false);
   } else {
     const availW = window.innerWidth - 410 - 3 * 16 - 30;
@@ -155,9 +151,81 @@ function fitTable() {
   app.stroke.drawTip();
 }
 
+// --- a phone's dock -------------------------------------------------------------------------------------------
+
+/** The nodes a phone's dock holds, each with the dock row it goes to (null: the dock itself, in this order). */
+const DOCKED = [
+  ["prompt", null],
+  ["phase-actions", null],
+  ["call-quick", "dock-call"],
+  ["aim-call", "dock-call"],
+  ["power-bar", "dock-power"],
+  ["shoot-row", null],
+];
+const homes = new Map(); // node id -> the comment that marks its place outside the dock
+
+/** Below 820 px the shot's controls go to the dock at the foot of the screen (so the table, the call, the aim
+ * helper, the power and Shoot are all on one screen), and back to their places on a wider screen. */
+function dockControls() {
+  const dock = $("dock");
+  // (a replay has its own bar at the foot and no shot to play: its controls stay in their places)
+  const narrow = window.innerWidth < 820 && document.body.dataset.screen === "table" && $("replay-controls").hidden;
+  for (const [id, row] of DOCKED) {
+    const node = $(id);
+    if (narrow && !homes.has(id)) {
+      const mark = document.createComment(`dock:${id}`);
+      node.before(mark);
+      homes.set(id, mark);
+      if (row) $(row).append(node);
+      else if (id === "shoot-row") dock.append(node);
+      else $("dock-call").before(node);
+    } else if (!narrow && homes.has(id)) {
+      homes.get(id).replaceWith(node);
+      homes.delete(id);
+    }
+  }
+  dock.hidden = !narrow;
+  syncDock();
+}
+
+/** The dock's rows follow the panels they came from: the call only while calling, the power while stroking. */
+function syncDock() {
+  if ($("dock").hidden) return;
+  $("dock-call").hidden = $("call-controls").hidden;
+  $("dock-power").hidden = $("stroke-controls").hidden;
+  document.body.style.setProperty("--dock-h", `${$("dock").offsetHeight}px`);
+}
+
+/** The top of whatever is fixed at the foot of the screen (a phone's dock or replay bar), or its height. */
+function footTop() {
+  let bottom = window.innerHeight;
+  for (const id of ["dock", "shoot-row", "replay-buttons"]) {
+    const bar = $(id);
+    if (bar && bar.getClientRects().length && getComputedStyle(bar).position === "fixed") bottom = Math.min(bottom, bar.getBoundingClientRect().top);
+  }
+  return bottom;
+}
+
+/** The dock's height when it holds a stroke's controls (the most it holds), so the table keeps its size from
+ * phase to phase. */
+function dockHeight() {
+  const dock = $("dock");
+  if (dock.hidden) return 0;
+  const rows = ["dock-call", "dock-power"].map((id) => [id, $(id).hidden]);
+  for (const [id] of rows) $(id).hidden = false;
+  const shootRow = $("shoot-row");
+  const shootHidden = shootRow.hidden;
+  shootRow.hidden = false;
+  const height = dock.offsetHeight;
+  for (const [id, hidden] of rows) $(id).hidden = hidden;
+  shootRow.hidden = shootHidden;
+  return Math.max(height, 160);
+}
+
 function showScreen(name) {
   for (const id of ["screen-start", "screen-history", "screen-table"]) show(id, id === `screen-${name}`);
   document.body.dataset.screen = name;
+  dockControls();
 }
 
 /** Which of the table screen's panels a mode shows. */
@@ -167,6 +235,7 @@ function showPanels({ call = false, stroke = false, shoot = false, study = false
   show("shoot-row", shoot);
   show("study-controls", study);
   show("replay-controls", replay);
+  dockControls();
 }
 
 // --- the canvas: dragging, aiming, clicking --------------------------------------------------------------
@@ -233,12 +302,7 @@ function installPointer(canvas) {
     gesture.moved = true;
     if (gesture.ball) app.mode.dragTo(gesture.ball, [p[0] + gesture.offset[0], p[1] + gesture.offset[1]]);
     else if (gesture.kind === "pull") {
-      // power from how far the cue is pulled back behind the cue ball: 0.5 m of pull is full power
-      const a = gesture.aim;
-      const d = [Math.cos((a.direction * Math.PI) / 180), Math.sin((a.direction * Math.PI) / 180)];
-      const back = -((p[0] - a.from[0]) * d[0] + (p[1] - a.from[1]) * d[1]);
-      const speed = Math.max(0.1, Math.min(8, (Math.max(0, back) / 0.5) * 8));
-      app.stroke.set({ speed: Math.round(speed * 20) / 20 });
+      pullTo(gesture.aim, p);
       app.view.overlay.pull = { speed: app.stroke.value.speed };
     } else if (gesture.kind === "fine") {
       const a = gesture.aim;
@@ -252,6 +316,8 @@ function installPointer(canvas) {
   const end = (event) => {
     if (!gesture || !app.mode) return;
     const p = app.view.eventPoint(event);
+    // the power is where the pull was let go (a touch screen may send its last move well before the release)
+    if (gesture.kind === "pull" && gesture.moved && !gesture.ball) pullTo(gesture.aim, p);
     const g = gesture;
     gesture = null;
     app.view.overlay.dragging = null;
@@ -268,9 +334,24 @@ function installPointer(canvas) {
   });
 }
 
+/** The power from how far the cue is pulled back behind the cue ball to table point `p` (metres along the aim,
+ * the same for a finger and a mouse): 0.5 m of pull is full power. */
+function pullTo(aim, p) {
+  const d = [Math.cos((aim.direction * Math.PI) / 180), Math.sin((aim.direction * Math.PI) / 180)];
+  const back = -((p[0] - aim.from[0]) * d[0] + (p[1] - aim.from[1]) * d[1]);
+  const speed = Math.max(0.1, Math.min(8, (Math.max(0, back) / 0.5) * 8));
+  app.stroke.set({ speed: Math.round(speed * 20) / 20 });
+}
+
 /** Clicks on the table in modes with aiming and calling: a pocket calls it, an object ball calls it, anywhere
  * else aims there. */
 function clickToCallOrAim(mode, p, cue) {
+  // a tap inside a pocket's drawn hole calls the pocket, even with a ball hanging in its jaws
+  const hole = app.view.pocketHoleAt(p);
+  if (hole) {
+    app.call.setPocket(hole);
+    return;
+  }
   const ball = app.view.ballAt(p, 1.2);
   if (ball && ball !== cue) {
     app.call.setBall(ball);
@@ -291,14 +372,15 @@ function aimFrom(origin, p) {
 
 /** "Aim at the called pot": first the ghost-ball aim at once, then the centre of the window of directions
  * that pots the call with the physics (`ask(call, stroke)` is the match's or the study table's aim request);
- * the speed is kept unless it pots in no direction, then the helper's speed is taken. */
+ * the speed and spin are kept unless they pot in no direction, then the helper's are taken (and it says so).
+ * When nothing pots, the aim stays where it was and the status says what to try. */
 async function aimAtCall(mode, cue, balls, ask) {
-  const status = $("aim-status");
   const c = app.call.current();
   if (!c.ball || !c.pocket || !balls[c.ball] || !cue) {
     showMessage(t("stroke.aimNeedsCall"), "info");
     return;
   }
+  const before = app.stroke.value.direction;
   app.stroke.set({ direction: normaliseDirection(app.view.geo.ghostAim(cue, balls[c.ball], c.pocket)) });
   const resolved = await app.call.resolve();
   if (resolved.error || !resolved.call) {
@@ -306,25 +388,121 @@ async function aimAtCall(mode, cue, balls, ask) {
     return;
   }
   const seq = (app.aimSeq = (app.aimSeq || 0) + 1);
-  status.dataset.state = "working";
-  status.textContent = t("aim.searching");
+  setAimStatus({ state: "working" });
   mode.aiming = true;
   mode.render();
   try {
     const stroke = mode.strokeNow();
     const answer = await ask(resolved.call, stroke);
     if (seq !== app.aimSeq || !mode.alive()) return;
-    app.stroke.set({ direction: normaliseDirection(answer.direction), speed: answer.speed });
-    status.textContent = t("aim.window", { width: fmtNum(answer.width, 2), speed: fmtNum(answer.speed, 2) });
-    status.dataset.state = "ok";
+    if (!answer.found) {
+      app.stroke.set({ direction: before });
+      app.aimWindow = null;
+      setAimStatus({ state: "none", said: answer.said });
+      return;
+    }
+    app.stroke.set({ direction: normaliseDirection(answer.direction), speed: answer.speed, side: answer.side, follow: answer.follow });
+    app.aimWindow = { direction: normaliseDirection(answer.direction), width: answer.width, key: aimKey(cue, resolved.call) };
+    setAimStatus({ state: "ok", width: answer.width, speed: answer.speed, said: answer.said });
   } catch (error) {
     if (seq !== app.aimSeq) return;
-    status.textContent = error.message;
-    status.dataset.state = "none";
+    setAimStatus({ state: "error", text: error.message });
   } finally {
     mode.aiming = false;
     if (mode.alive()) mode.render();
   }
+}
+
+const WINDOW_DELAY = 400; // ms after the last change of call, power or spin before the window is asked for
+let shownWindow = { key: null, answer: null, timer: null, seq: 0 };
+
+/** The full aid's potting window for the call as set (the aim helper's search, asked in the background when
+ * the call, the cue ball, the power or the spin change, never the direction): {direction, width} to draw on
+ * the aim, or null while it is asked for, when no direction pots at this power and spin, or without a call. */
+function windowFor(mode, cue, balls) {
+  if (aids.level() !== "full" || !mode.askAim || !cue) return null;
+  const text = app.call.current().text;
+  if (!text || !app.call.accepted(text)) return null;
+  const stroke = mode.strokeNow();
+  const key = JSON.stringify([balls, text, cue, stroke.speed, stroke.side, stroke.follow, stroke.elevation, stroke.place || null]);
+  if (shownWindow.key === key) return shownWindow.answer && shownWindow.answer.direction !== undefined ? shownWindow.answer : null;
+  clearTimeout(shownWindow.timer);
+  const mine = shownWindow.seq + 1;
+  shownWindow = { key, answer: null, timer: null, seq: mine };
+  shownWindow.timer = setTimeout(async () => {
+    if (!mode.alive() || mode.busy()) {
+      if (shownWindow.seq === mine) shownWindow.key = null; // asked again at the next render
+      return;
+    }
+    let answer;
+    try {
+      answer = await mode.askAim(text, stroke, false);
+    } catch {
+      answer = null; // no window to draw (the call cannot be aimed at here): the preview still says what happens
+    }
+    if (shownWindow.seq !== mine || !mode.alive()) return;
+    const same = answer && answer.found && Math.abs(answer.speed - stroke.speed) < 0.005 && answer.side === stroke.side && answer.follow === stroke.follow;
+    shownWindow.answer = same ? { direction: normaliseDirection(answer.direction), width: answer.width } : { none: true };
+    if (same) app.aimWindow = { ...shownWindow.answer, key: aimKey(cue, text) };
+    if (!mode.busy()) mode.render();
+  }, WINDOW_DELAY);
+  return null;
+}
+
+/** What a found window belongs to: the cue ball's place and the call (a window of another set-up is no help). */
+function aimKey(cue, call) {
+  return `${cue[0].toFixed(4)},${cue[1].toFixed(4)}:${call}`;
+}
+
+/** The aim helper's line under the stroke, kept as what it says (not its words), so that it follows the
+ * language; null clears it (a new turn, a new setup, a stroke played). */
+function setAimStatus(status) {
+  app.aimStatus = status;
+  renderAimStatus();
+}
+
+function renderAimStatus() {
+  const box = $("aim-status");
+  const s = app.aimStatus;
+  if (!s) {
+    box.textContent = "";
+    delete box.dataset.state;
+    return;
+  }
+  const said = s.said ? (lang() === "fi" ? s.said.fi : s.said.en) : "";
+  let text = s.text || "";
+  if (s.state === "working") text = t("aim.searching");
+  else if (s.state === "ok") text = [t("aim.window", { width: fmtNum(s.width, 3), speed: fmtNum(s.speed, 2) }), said].filter(Boolean).join(" ");
+  else if (s.state === "none") text = said;
+  box.textContent = text;
+  box.dataset.state = s.state;
+}
+
+/** Forget the aim helper's answer: its status line and its window. */
+function clearAim() {
+  app.aimSeq = (app.aimSeq || 0) + 1;
+  app.aimWindow = null;
+  setAimStatus(null);
+}
+
+/** +1 when a larger direction turns the aim anticlockwise as seen on the screen, -1 if the table were drawn
+ * mirrored: read from how the view maps the table's axes to the screen (whose y runs down). */
+function screenSense() {
+  if (!app.view) return 1;
+  const [a, b, c] = [[0, 0], [1, 0], [0, 1]].map((p) => app.view.toPx(p));
+  const cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+  return cross < 0 ? 1 : -1;
+}
+
+/** The arrow keys' step (degrees): 0.1, and 0.01 near a window the aim helper found (within 0.5 degrees of its
+ * centre, for the same cue ball and call) or while the preview says the call goes in. */
+function fineStep() {
+  const w = app.aimWindow;
+  const cue = app.mode && app.mode.cuePosition ? app.mode.cuePosition() : app.mode && app.mode.position ? app.mode.position[app.mode.shooter] : null;
+  const text = app.call ? app.call.current().text : "";
+  const near = w && cue && text && w.key === aimKey(cue, text) && Math.abs(normaliseDirection(app.stroke.value.direction - w.direction)) < 0.5;
+  const preview = document.getElementById("preview-status");
+  return near || (preview && preview.dataset.state === "pots") ? 0.01 : 0.1;
 }
 
 /** A number in the page's language: decimal comma in Finnish. */
@@ -359,7 +537,9 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
       const ball = record.stroke ? record.stroke.ball : i === 0 ? "W1" : "W2";
       const at = record.final && record.final.balls ? record.final.balls[ball] : null;
       const seat = ball === "W1" ? 0 : 1;
-      const text = at ? t("match.lagDistance", { name: names[seat], ball, cm: fmtNum((at[1] - radius) * 100, 1) }) : t("match.lagGone", { name: names[seat], ball });
+      // the lag balls by their side: W1 and W2 are the cue balls chosen after the lag, not the lag's
+      const side = t(seat === 0 ? "match.lagLeft" : "match.lagRight");
+      const text = at ? t("match.lagDistance", { name: names[seat], side, cm: fmtNum((at[1] - radius) * 100, 1) }) : t("match.lagGone", { name: names[seat], side });
       box.append(el("p", { class: "lag-distance", "data-testid": `lag-distance-${seat}` }, ballChip(ball), " ", text));
     });
     target.append(box);
@@ -373,6 +553,7 @@ async function renderOutcome(target, entry, { reveal = false, alive = () => true
       if (call !== undefined) line.push(call ? call : t("ruling.noCall"));
       target.append(el("p", { class: "who", "data-testid": "ruling-who" }, line.join(" · ")));
     }
+    if (call && !ruling.legal_pot) target.append(el("p", { class: "missed", "data-testid": "ruling-missed" }, t("ruling.callMissed", { call })));
     const list = el("ul", { class: "ruling-items" });
     target.append(list);
     const said = []; // the ruling's lines beside their list items, for onItem
@@ -473,6 +654,7 @@ class MatchMode {
     this.lagActive = null;
     this.w2 = null;
     this.entry = null; // the outcome in the ruling panel
+    this.inning = []; // the computer's strokes (and choice) since the person's last action, before this.entry
     this.log = [];
     this.breakStart = null; // the server's time when this page's break began (the clock stands while it runs)
     this.computerError = null;
@@ -491,6 +673,7 @@ class MatchMode {
     showScreen("table");
     showPanels({});
     fitTable();
+    $("inning").replaceChildren();
     let view;
     try {
       view = await api.match(this.id);
@@ -573,6 +756,7 @@ class MatchMode {
     if (key === this.turnKey) return;
     this.turnKey = key;
     this.hint = null; // a hint is for one turn
+    clearAim(); // and so is the aim helper's answer
     this.lastPhase = this.syncedPhase;
     this.syncedPhase = v.phase;
     const g = geo();
@@ -663,6 +847,7 @@ class MatchMode {
     brk.hidden = !(v.clock.mode === "wall" && v.phase === "play" && human && myBall && !(myBall in (v.clock.breaks || {})) && this.breakStart === null);
     brk.disabled = busy;
     $("aim-call").disabled = busy || this.aiming || aids.level() === "none";
+    $("aim-call").hidden = !playing; // nothing is called in the lag: nothing to aim at
     show("hint-row", human && playing);
     show("hint", human && playing);
     $("hint").disabled = busy || Boolean(this.hint && this.hint.state === "thinking");
@@ -698,7 +883,7 @@ class MatchMode {
         overlay.legal = lightOf(area("hand", v.position.balls, v.shooter));
       }
       const c = app.call.current();
-      if (cue) overlay.aims = [{ from: cue, ball: v.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c }];
+      if (cue) overlay.aims = [{ from: cue, ball: v.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c, window: windowFor(this, cue, balls) }];
       overlay.preview = aids.previewFor(this);
       overlay.callBall = c.ball;
       overlay.callPocket = c.pocket;
@@ -760,6 +945,7 @@ class MatchMode {
       if (v.opening) text += ` ${t("match.openingPrompt")}`;
     }
     prompt.textContent = text;
+    prompt.title = text;
     prompt.dataset.phase = v.phase;
   }
 
@@ -801,6 +987,27 @@ class MatchMode {
 
   renderRuling() {
     renderOutcome($("ruling"), this.entry);
+    this.renderInning();
+  }
+
+  /** The computer's inning so far, above the ruling of its latest stroke: each stroke before it in a line (its
+   * call, points and the ruling's lines, so a pot, a ball taken in hand and the miss that ended it all stay
+   * readable), and its choice of cue ball in words. Cleared when the person acts. */
+  renderInning() {
+    const box = $("inning");
+    box.replaceChildren();
+    const items = (this.inning || []).map((e) => {
+      if (e.chose) {
+        const what = t(e.chose.ball === "W1" ? "match.choseW1" : "match.choseW2");
+        return el("li", { "data-testid": "inning-item" }, t("match.chose", { name: playerName(this.data.players[e.chose.seat]), ball: e.chose.ball, what }));
+      }
+      const r = e.outcome.ruling;
+      const lines = [...r.items, ...r.fouls].map((i) => (lang() === "fi" ? i.fi : i.en)).join(" ");
+      const head = `${e.call ?? t("ruling.noCall")} · ${t("ruling.points", { points: fmtPoints(r.points) })}`;
+      return el("li", { "data-testid": "inning-item" }, ballChip(r.shooter), " ", el("strong", {}, head), lines ? ` — ${lines}` : "");
+    });
+    if (!items.length) return;
+    box.append(el("h3", {}, t("inning.title")), el("ol", { class: "inning-items" }, ...items));
   }
 
   renderLog() {
@@ -930,7 +1137,12 @@ class MatchMode {
   }
 
   aimCall() {
-    aimAtCall(this, this.cuePosition(), this.tableBalls(), (call, stroke) => api.aim(this.id, call, stroke));
+    aimAtCall(this, this.cuePosition(), this.tableBalls(), (call, stroke) => this.askAim(call, stroke));
+  }
+
+  /** The aim helper on the match as it stands (a read); not `deep`: the stroke as set only. */
+  askAim(call, stroke, deep = true) {
+    return api.aim(this.id, call, stroke, deep);
   }
 
   callWhere() {
@@ -1037,7 +1249,14 @@ class MatchMode {
       el("p", { class: "hint-call" }, el("strong", { class: "mono", "data-testid": "hint-call" }, a.call ?? t("study.safety")), " ", el("span", { "data-testid": "hint-words" }, words)),
       el("p", { class: "hint", "data-testid": "hint-odds" }, t("hint.odds", { p: Math.round(a.p_pot * 100), e: fmtNum(a.expected_points, 2), f: Math.round(a.p_foul * 100) })),
     ];
-    if (a.stroke.place) lines.push(el("p", { class: "hint" }, t("hint.place", { ball: a.stroke.ball, x: fmtNum(a.stroke.place[0], 2), y: fmtNum(a.stroke.place[1], 2) })));
+    if (a.stroke.place) {
+      // where to put the ball in hand as a player measures it: from the head cushion and the nearer side cushion
+      const [x, y] = a.stroke.place;
+      const right = x > geo().W / 2;
+      const side = Math.round((right ? geo().W - x : x) * 100);
+      const which = t(right ? "hint.right" : "hint.left");
+      lines.push(el("p", { class: "hint" }, t("hint.place", { ball: a.stroke.ball, head: Math.round(y * 100), side, which })));
+    }
     box.replaceChildren(
       el("h4", {}, t("hint.title")),
       ...lines,
@@ -1106,10 +1325,17 @@ class MatchMode {
     if (stroke) $("ruling").replaceChildren(); // the last ruling goes at the strike
     this.hint = null; // and so does a hint
     aids.clearPreview();
-    $("aim-status").textContent = "";
+    clearAim();
     this.render();
     const mover = before.to_move;
     const computerShot = action.kind === "shot" && mover !== null && mover !== undefined && !this.isHuman(mover);
+    const computerMove = mover !== null && mover !== undefined && !this.isHuman(mover);
+    if (!computerMove) this.inning = []; // the person's action: the computer's last inning has been read
+    if (computerMove && action.kind === "choose") {
+      this.inning.push({ chose: { seat: mover, ball: action.cue_ball } });
+    }
+    if (computerShot && this.entry && this.entry.computer) this.inning.push(this.entry); // its stroke before, kept readable
+    this.renderInning();
     if (stroke || computerShot) keepTableInView(); // the balls are about to move
     if (computerShot && action.stroke) {
       // the computer's placement from hand and its aim, shown before its stroke
@@ -1152,6 +1378,7 @@ class MatchMode {
       names: before.players.map((p) => playerName(p)),
       who: outcome.ruling ? this.whoOf(outcome.ruling.shooter) : null,
       call: played.action.kind === "shot" ? call : undefined,
+      computer: computerShot,
     };
     this.addLog(played.action, outcome, true, played.match.strokes);
     this.data = played.match; // the scoreboard changes with the ruling
@@ -1421,6 +1648,7 @@ class ReplayMode {
     $("phase-actions").replaceChildren();
     $("log").replaceChildren();
     $("ruling").replaceChildren();
+    $("inning").replaceChildren();
     try {
       const base = await api.match(this.id);
       if (!this.alive()) return;
@@ -1568,6 +1796,15 @@ class ReplayMode {
     return a ? a.state_after.strokes : 0;
   }
 
+  /** The step counter: "stroke k / n", or "k / n" in a phone's bar (the words stay its accessible name). */
+  showStep(k) {
+    const box = $("replay-step");
+    const said = t("replay.step", { i: k, n: this.base.strokes });
+    box.textContent = window.innerWidth < 820 ? `${k} / ${this.base.strokes}` : said;
+    box.title = said;
+    box.setAttribute("aria-label", said);
+  }
+
   renderControls() {
     const n = this.count;
     // people count a match in strokes: the step and the scrubber go by stroke; the lag, the choice, the
@@ -1590,7 +1827,7 @@ class ReplayMode {
         }
       }
     }
-    $("replay-step").textContent = t("replay.step", { i: k, n: strokes });
+    this.showStep(k);
     $("replay-step").dataset.index = String(this.index);
     $("replay-step").dataset.stroke = String(k);
     $("replay-action").textContent = this.describe(this.index >= 0 ? this.actions[this.index] : null);
@@ -1624,6 +1861,11 @@ class ReplayMode {
     app.view.balls = { ...before.position.balls };
     app.view.overlay = {};
     if (played.outcome.records && played.outcome.records.length) {
+      // the counter and the line say the stroke that is playing, not the one before it
+      if (this.actions[i]) {
+        this.showStep(this.strokesAt(i));
+        $("replay-action").textContent = this.describe(this.actions[i]);
+      }
       keepTableInView();
       sound.playEvents(played.outcome.records, animSpeed());
       await app.view.animate(played.outcome.records, animSpeed());
@@ -1755,9 +1997,11 @@ class StudyMode {
     $("phase-actions").replaceChildren();
     $("log").replaceChildren();
     $("ruling").replaceChildren();
+    $("inning").replaceChildren();
     $("scoreboard").replaceChildren();
     fitTable();
     app.call.reset();
+    clearAim();
     this.aimDefault();
     this.render();
   }
@@ -1809,7 +2053,7 @@ class StudyMode {
       app.view.overlay = {
         draggable: Object.keys(this.position),
         legal: this.fromHand() ? lightOf(area("hand", this.position, this.shooter)) : null,
-        aims: cue && !this.advice.length ? [{ from: cue, ball: this.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c }] : [],
+        aims: cue && !this.advice.length ? [{ from: cue, ball: this.shooter, direction: app.stroke.value.direction, speed: app.stroke.value.speed, aids: aids.level(), call: c, window: windowFor(this, cue, this.position) }] : [],
         preview: this.advice.length ? null : aids.previewFor(this),
         advice: this.advice,
         callBall: c.ball,
@@ -1979,10 +2223,12 @@ class StudyMode {
   }
 
   aimCall() {
-    const state = this.gameState();
-    aimAtCall(this, this.position[this.shooter], this.position, (call, stroke) =>
-      api.studyAim({ position: { balls: this.position }, state, call, stroke }),
-    );
+    aimAtCall(this, this.position[this.shooter], this.position, (call, stroke) => this.askAim(call, stroke));
+  }
+
+  /** The aim helper in the study's position and state (a read); not `deep`: the stroke as set only. */
+  askAim(call, stroke, deep = true) {
+    return api.studyAim({ position: { balls: this.position }, state: this.gameState(), call, stroke, deep });
   }
 
   strokeNow() {
@@ -2050,16 +2296,19 @@ class StudyMode {
     if (!this.alive()) return;
     this.advice = [];
     aids.clearPreview();
+    clearAim();
     sound.playEvents([answer.record], animSpeed());
     keepTableInView();
     await app.view.animate([answer.record], animSpeed());
     if (!this.alive()) return;
     this.before = { position: { ...this.position }, shooter: this.shooter, state: structuredClone(this.state) };
-    // the study goes on as a match would: the next shooter, the scores, who is in hand and the flags
+    // the study goes on from the ruling's position with the person's own cue ball (the turn never passes to the
+    // other white) and the scores as set by hand (practice points never end a game); who is in hand and the
+    // flags as the ruling left them, the 2.1 flag only for an inning that goes on
     const next = answer.ruling.state;
     this.position = { ...answer.ruling.position.balls };
-    this.shooter = next.shooter;
-    this.state = { scores: { ...next.scores }, in_hand: [...next.in_hand], opening: next.opening, twice: next.last_pot_direct_middle_kaisa, kaisa_off_centre: next.kaisa_off_centre };
+    const goesOn = !answer.ruling.turn_passes;
+    this.state = { scores: { ...this.state.scores }, in_hand: [...next.in_hand], opening: false, twice: goesOn && next.last_pot_direct_middle_kaisa, kaisa_off_centre: next.kaisa_off_centre };
     this.placeInHand();
     this.save();
     this.entry = { outcome: { ruling: answer.ruling, notes: [] }, who: answer.ruling.shooter, call: resolved.call };
@@ -2121,6 +2370,7 @@ class StudyMode {
     this.state = this.before.state;
     this.before = null;
     this.advice = [];
+    this.newSetup();
     this.save();
     this.render();
   }
@@ -2131,9 +2381,21 @@ class StudyMode {
     this.state = structuredClone(STUDY_STATE);
     this.before = null;
     this.advice = [];
+    this.newSetup();
     this.save();
     this.aimDefault();
     this.render();
+  }
+
+  /** A new position to study: the last stroke's ruling, the aim helper's answer and the preview are of
+   * another position, so they go. */
+  newSetup() {
+    this.entry = null;
+    $("ruling").replaceChildren();
+    $("inning").replaceChildren();
+    clearAim();
+    aids.clearPreview();
+    app.call.reset();
   }
 
   tick() {}
@@ -2279,6 +2541,8 @@ function wire() {
   onLangChange(() => {
     app.stroke.render();
     app.call.renderStatus();
+    renderAimStatus();
+    aids.retranslate();
     if (document.body.dataset.screen === "start") renderLevels();
     if (document.body.dataset.screen === "history") enterHistory();
     if (app.mode && app.mode.onLang) app.mode.onLang();
@@ -2360,6 +2624,16 @@ function wire() {
   $("help-close").addEventListener("click", () => toggleHelp(false));
   $("summary-close").addEventListener("click", () => show("summary", false));
   window.addEventListener("resize", fitTable);
+  let docked = 0;
+  new ResizeObserver(() => {
+    const height = $("dock").offsetHeight;
+    document.body.style.setProperty("--dock-h", `${height}px`);
+    // a taller dock (a longer phase line, the call's row) takes the table's foot: fit the table again
+    if (height && Math.abs(height - docked) > 6 && !$("dock").hidden) {
+      docked = height;
+      fitTable();
+    }
+  }).observe($("dock"));
   window.addEventListener("hashchange", route);
   setInterval(() => app.mode && app.mode.tick && app.mode.tick(), 1000);
 }
@@ -2388,8 +2662,10 @@ function onKey(event) {
   if (document.body.dataset.screen !== "table" || !$("help").hidden || !$("summary").hidden) return;
   const v = app.stroke.value;
   if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
-    const step = (event.shiftKey ? 0.01 : event.altKey ? 1 : 0.1) * (event.key === "ArrowLeft" ? 1 : -1);
-    app.stroke.set({ direction: normaliseDirection(v.direction + step) });
+    // on the screen: left turns the aim anticlockwise, right clockwise, whichever way the table is drawn
+    const step = event.shiftKey ? 0.01 : event.altKey ? 1 : fineStep();
+    const turn = (event.key === "ArrowLeft" ? 1 : -1) * screenSense();
+    app.stroke.set({ direction: normaliseDirection(v.direction + turn * step) });
     event.preventDefault();
   } else if (event.key === "ArrowUp" || event.key === "ArrowDown") {
     const step = (event.shiftKey ? 0.01 : 0.05) * (event.key === "ArrowUp" ? 1 : -1);
@@ -2467,6 +2743,7 @@ async function showSummary(mode) {
 async function main() {
   applyLabels(document);
   app.stroke = new StrokeControls(() => app.mode && app.mode.onStrokeChange && app.mode.onStrokeChange());
+  app.stroke.screenSense = screenSense;
   app.call = new CallControls(() => app.mode && app.mode.render && app.mode.render());
   app.call.where = () => (app.mode && app.mode.callWhere ? app.mode.callWhere() : {});
   wire();

@@ -34,14 +34,20 @@ export class StrokeControls {
       if (Number.isFinite(v)) this.set({ direction: normaliseDirection(v) });
       else this.render(); // not a number: the field shows the direction it kept
     });
+    // the nudges turn the aim as seen on the screen: a positive data-nudge anticlockwise (↺), a negative one
+    // clockwise (↻); screenSense() (set by the page) is -1 when the table is drawn so that a larger direction
+    // turns clockwise
+    this.screenSense = () => 1;
     for (const button of document.querySelectorAll("[data-nudge]")) {
-      button.addEventListener("click", () => this.set({ direction: normaliseDirection(this.value.direction + Number(button.dataset.nudge)) }));
       const nudge = Number(button.dataset.nudge);
+      button.addEventListener("click", () => this.set({ direction: normaliseDirection(this.value.direction + nudge * this.screenSense()) }));
       const label = () => {
         const digits = Math.abs(nudge) >= 1 ? 0 : Math.round(-Math.log10(Math.abs(nudge)));
-        const text = `${nudge > 0 ? "+" : "−"}${fmtDecimal(Math.abs(nudge), digits)}°`;
-        button.textContent = text;
-        button.setAttribute("aria-label", text);
+        const step = `${fmtDecimal(Math.abs(nudge), digits)}°`;
+        button.textContent = `${nudge > 0 ? "↺" : "↻"} ${step}`;
+        const said = t(nudge > 0 ? "aim.anticlockwise" : "aim.clockwise", { step });
+        button.setAttribute("aria-label", said);
+        button.title = said;
       };
       label();
       onLangChange(label);

@@ -27,6 +27,16 @@ export function dist(a, b) {
   return Math.hypot(a[0] - b[0], a[1] - b[1]);
 }
 
+/** What the full aid says of the call for the aim drawn: the preview's ruling (the server's physics and
+ * referee, the same as the stroke would play), never geometry: "pots" (the called ball goes in legally),
+ * "misses", or "checking" while the preview for this aim is on its way. */
+export function aidVerdict(preview) {
+  if (!preview || preview.error) return "checking";
+  return preview.pots ? "pots" : "misses";
+}
+
+const VERDICT_COLOURS = { pots: "rgba(120,255,140,0.95)", misses: "rgba(255,170,60,0.95)", checking: "rgba(255,255,255,0.6)" };
+
 export function segmentDistance(p, a, b) {
   const dx = b[0] - a[0];
   const dy = b[1] - a[1];
@@ -267,6 +277,15 @@ export class TableView {
     return best;
   }
 
+  /** The pocket whose drawn hole (its capture circle) holds table point `p`, or null. */
+  pocketHoleAt(p) {
+    for (const id of POCKET_IDS) {
+      const capture = this.table.pockets[id].capture;
+      if (dist(p, capture.centre) <= capture.radius * 1.25) return id;
+    }
+    return null;
+  }
+
   pocketAt(p) {
     let best = null;
     let bestD = 0.075;
@@ -296,6 +315,10 @@ export class TableView {
     this._drawOverlayOver();
     this._drawLabels();
     // where the zoomed insets went (CSS px: centre and radius), for the tests
+    // what the drawn aid says of the call (the object ball's colour): pots, misses, checking, or "" (none drawn)
+    this.canvas.dataset.verdict = this.verdict || "";
+    // the potting window drawn on the aim (its centre's direction), "" when none
+    this.canvas.dataset.window = this.window || "";
     this.canvas.dataset.insets = JSON.stringify(this.insets.map((i) => [Math.round(i.at[0]), Math.round(i.at[1]), Math.round(i.r)]));
   }
 
@@ -524,6 +547,8 @@ export class TableView {
       ctx.stroke();
     }
     this.insets = [];
+    this.verdict = "";
+    this.window = "";
     for (const aim of o.aims || []) this._drawAim(aim);
     (o.advice || []).forEach((a, i) => this._drawAdvice(a, i));
   }
@@ -560,6 +585,12 @@ export class TableView {
     const from = aim.from;
     const hit = g.cast(from, aim.direction, this.balls, aim.ball);
     const called = aim.call || {};
+    const preview = aim.faint ? null : this.overlay.preview;
+    const verdict = aidVerdict(preview);
+    if (!aim.faint) {
+      this.verdict = level === "full" && hit.kind === "ball" ? verdict : "";
+      this.window = level === "full" && aim.window ? String(aim.window.direction) : "";
+    }
     const paint = (px) => {
       ctx.lineWidth = 1.5 * px;
       ctx.strokeStyle = aim.faint ? "rgba(255,255,255,0.45)" : "rgba(255,255,255,0.95)";
@@ -574,15 +605,44 @@ export class TableView {
       ctx.stroke();
       ctx.setLineDash([]);
       if (level !== "full") return;
+      if (aim.window && !aim.faint) {
+        // the potting window the server's search found at this power and spin: aim the white ghost ball onto
+        // the green one (the insets magnify both)
+        const w = g.cast(from, aim.window.direction, this.balls, aim.ball);
+        ctx.strokeStyle = "rgba(120,255,140,0.85)";
+        ctx.lineWidth = 1 * px;
+        ctx.setLineDash([2 * px, 4 * px]);
+        ctx.beginPath();
+        ctx.moveTo(...from);
+        ctx.lineTo(...w.at);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        ctx.lineWidth = 1.5 * px;
+        ctx.beginPath();
+        ctx.arc(w.at[0], w.at[1], g.R, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
       if (hit.kind === "ball") {
+        // the object ball's line: its colour is the preview's verdict (physics and referee), not this geometry;
+        // the straight line is the ghost-ball guide, the preview's path (drawn over it) where the ball really runs
         const line = this.objectLine(hit);
-        const good = line.pocket && (!called.pocket || called.pocket === line.pocket) && (!called.ball || called.ball === hit.ball);
-        ctx.strokeStyle = good ? "rgba(120,255,140,0.95)" : "rgba(255,224,102,0.95)";
+        ctx.strokeStyle = VERDICT_COLOURS[verdict];
         ctx.lineWidth = 2 * px;
+        if (verdict === "checking") ctx.setLineDash([2 * px, 3 * px]);
         ctx.beginPath();
         ctx.moveTo(...line.from);
         ctx.lineTo(...line.to);
         ctx.stroke();
+        ctx.setLineDash([]);
+        const real = preview && preview.paths && preview.paths[hit.ball];
+        if (real) {
+          ctx.strokeStyle = VERDICT_COLOURS[verdict];
+          ctx.lineWidth = 2.4 * px;
+          ctx.beginPath();
+          ctx.moveTo(...real[0]);
+          for (const q of real.slice(1)) ctx.lineTo(...q);
+          ctx.stroke();
+        }
         // the cue ball's tangent line after a contact without roll
         const n = hit.objectDir;
         const side = hit.d[0] * n[1] - hit.d[1] * n[0] >= 0 ? 1 : -1;

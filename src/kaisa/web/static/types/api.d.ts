@@ -983,8 +983,9 @@ export interface paths {
         put?: never;
         /**
          * Aim
-         * @description The aim helper: the centre of the window of directions that pots the call with this stroke (its
-         *     speed, spin and elevation kept), found with the physics. Reads the match, records nothing.
+         * @description The aim helper: the centre of the window of directions that pots the call, found with the physics,
+         *     with the person's speed and spin if they pot, else a speed and spin that do; ``found`` false (200) when
+         *     nothing pots, with what to try. Reads the match, records nothing.
          */
         post: operations["aim_api_matches__match_id__aim_post"];
         delete?: never;
@@ -1382,16 +1383,43 @@ export interface components {
              * @description the call to aim at, in the call notation
              */
             call: string;
+            /**
+             * Deep
+             * @description search other speeds and spins when the stroke's own pot in no direction (true), or only the stroke as set (false: the page's window drawn on the aim, asked at every change of call or power)
+             * @default true
+             */
+            deep: boolean;
             /** @description the stroke as set: its speed, spin, elevation and place are kept */
             stroke: components["schemas"]["StrokeIn"];
         };
         /**
          * AimOut
-         * @description The centre of the window of directions that pots the call (the physics), its width and the speed.
+         * @description The centre of the window of directions that pots the call (the physics), its width and the stroke that
+         *     pots; or ``found`` false when nothing the helper tried pots (a normal answer, not an error), with ``said``
+         *     saying what to try.
          */
         AimOut: {
             /** Direction */
             direction: number;
+            /**
+             * Follow
+             * @default 0
+             */
+            follow: number;
+            /**
+             * Found
+             * @default true
+             */
+            found: boolean;
+            /** Said */
+            said?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Side
+             * @default 0
+             */
+            side: number;
             /** Simulations */
             simulations: number;
             /** Speed */
@@ -2577,6 +2605,12 @@ export interface components {
              * @description the call to aim at, in the call notation
              */
             call: string;
+            /**
+             * Deep
+             * @description search other speeds and spins when the stroke's own pot in no direction (true), or only the stroke as set (false: the page's window drawn on the aim, asked at every change of call or power)
+             * @default true
+             */
+            deep: boolean;
             position: components["schemas"]["PositionIn"];
             /**
              * State
