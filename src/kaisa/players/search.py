@@ -28,6 +28,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from multiprocessing import get_context
 from statistics import NormalDist
 from typing import Any
@@ -283,9 +284,48 @@ class _Play:
     samples: int
 
 
-def _play_task(args: tuple[SearchPlayer, _Play, Position, GameState, TableSpec, int]) -> Evaluation:
-    player, play, position, game, spec, stroke_index = args
-    return player._play(play, position, game, spec, stroke_index)
+PLAY_PARTS = 2
+"""Each noisy evaluation is played in this many parts (contiguous slices of its draws), the parts' tallies then
+added in order, so that both worker processes share every evaluation: an odd number of evaluations no longer
+leaves one worker idle for the last. Fixed, not the number of processors, and done the same way without the
+pool, so that a decision is the same bits with and without workers on any machine."""
+
+
+@dataclass
+class _Tally:
+    """What some noisy plays of a stroke came to: sums over the ``n`` plays the engine could simulate."""
+
+    n: int = 0
+    points: float = 0.0
+    pots: float = 0.0
+    wins: float = 0.0
+    fouls: float = 0.0
+    penalties: dict[str, float] = field(default_factory=dict)
+    position_value: float = 0.0
+
+    def add(self, other: _Tally) -> None:
+        self.n += other.n
+        self.points += other.points
+        self.pots += other.pots
+        self.wins += other.wins
+        self.fouls += other.fouls
+        for clause, count in other.penalties.items():
+            self.penalties[clause] = self.penalties.get(clause, 0.0) + count
+        self.position_value += other.position_value
+
+
+def _tally_task(
+    args: tuple[SearchPlayer, _Play, Position, GameState, TableSpec, int, tuple[int, int]],
+) -> _Tally:
+    player, play, position, game, spec, stroke_index, part = args
+    return player._tally(play, position, game, spec, stroke_index, part)
+
+
+def _parts(play: _Play) -> list[tuple[int, int]]:
+    """The slices of ``play``'s draws that are played as separate tasks (:data:`PLAY_PARTS`)."""
+    n = max(1, play.samples)
+    cuts = [n * k // PLAY_PARTS for k in range(PLAY_PARTS + 1)]
+    return [(a, b) for a, b in pairwise(cuts) if b > a]
 
 
 # --- the player -----------------------------------------------------------------------------------------
@@ -421,10 +461,18 @@ class SearchPlayer:
     def _play_all(
         self, plays: Sequence[_Play], position: Position, game: GameState, spec: TableSpec, stroke_index: int
     ) -> list[Evaluation]:
-        tasks = [(self, play, position, game, spec, stroke_index) for play in plays]
+        tasks = [(self, play, position, game, spec, stroke_index, part) for play in plays for part in _parts(play)]
         if self.parallel and len(tasks) > 1:
-            return list(_pool().map(_play_task, tasks))
-        return [_play_task(t) for t in tasks]
+            tallies = iter(list(_pool().map(_tally_task, tasks)))
+        else:
+            tallies = iter([_tally_task(t) for t in tasks])
+        out = []
+        for play in plays:
+            total = _Tally()
+            for _ in _parts(play):
+                total.add(next(tallies))
+            out.append(self._score(play, total))
+        return out
 
     def appraise(
         self,
@@ -444,59 +492,79 @@ class SearchPlayer:
     def _play(self, play: _Play, position: Position, game: GameState, spec: TableSpec, stroke_index: int) -> Evaluation:
         """``play`` executed ``play.samples`` times with this level's noise (none if ``samples`` is 0: once
         as aimed), each simulated and ruled, and scored: expected points, the position left, the win."""
-        start = position.without(game.shooter) if game.from_hand else position
+        total = _Tally()
+        for part in _parts(play):
+            total.add(self._tally(play, position, game, spec, stroke_index, part))
+        return self._score(play, total)
+
+    def _strokes(self, play: _Play, spec: TableSpec, stroke_index: int) -> list[Stroke]:
+        """The ``play.samples`` noisy executions of ``play``'s stroke (the stroke itself if ``samples`` is 0),
+        drawn from the seed, the action and the play's salt."""
+        if not play.samples:
+            return [play.stroke]
         rng = np.random.default_rng([self.seed, stroke_index, play.salt])
-        points = pots = fouls = wins = 0.0
-        penalties: dict[str, float] = {}
-        position_value = 0.0
-        n = max(1, play.samples)
+        if STRATIFIED:
+            draws = _stratified_normals(rng, play.samples)
+            return [self.noise.execute(play.stroke, draws[k], spec) for k in range(play.samples)]
+        return [self.noise.apply(play.stroke, rng, spec) for _ in range(play.samples)]
+
+    def _tally(
+        self,
+        play: _Play,
+        position: Position,
+        game: GameState,
+        spec: TableSpec,
+        stroke_index: int,
+        part: tuple[int, int],
+    ) -> _Tally:
+        """The plays ``part`` (a slice of :meth:`_strokes`) of ``play``, each simulated and ruled, summed."""
+        start = position.without(game.shooter) if game.from_hand else position
         call = play.call
+        tally = _Tally()
         global _simulations
-        draws = _stratified_normals(rng, n) if STRATIFIED and play.samples else None
-        for k in range(n):
-            if not play.samples:
-                stroke = play.stroke
-            elif draws is not None:
-                stroke = self.noise.execute(play.stroke, draws[k], spec)
-            else:
-                stroke = self.noise.apply(play.stroke, rng, spec)
+        for stroke in self._strokes(play, spec, stroke_index)[part[0] : part[1]]:
             _simulations += 1
             try:
                 record = simulate(start, stroke, spec=spec)
             except SimulationError:
-                n -= 1  # a stroke the engine cannot play faithfully tells nothing
-                continue
+                continue  # a stroke the engine cannot play faithfully tells nothing
             ruling = judge(
                 observe(record, call, options=self.options, spec=spec), call, game, options=self.options, spec=spec
             )
-            points += ruling.points
-            pots += ruling.legal_pot
-            wins += ruling.game_over and ruling.winner == game.shooter
-            fouls += bool(ruling.fouls)
+            tally.n += 1
+            tally.points += ruling.points
+            tally.pots += ruling.legal_pot
+            tally.wins += ruling.game_over and ruling.winner == game.shooter
+            tally.fouls += bool(ruling.fouls)
             for f in ruling.fouls:
                 if f.points < 0:
-                    penalties[f.clause] = penalties.get(f.clause, 0.0) + 1
+                    tally.penalties[f.clause] = tally.penalties.get(f.clause, 0.0) + 1
             if self.level.position_weight:
-                position_value += self._position_value(ruling.position, ruling.state, game.shooter, spec)
+                tally.position_value += self._position_value(ruling.position, ruling.state, game.shooter, spec)
+        return tally
+
+    def _score(self, play: _Play, tally: _Tally) -> Evaluation:
+        """A play's tally as the search scores it: expected points, the position left, the win."""
+        n = tally.n
         if n == 0:
-            return Evaluation(call, play.stroke, play.kind, play.width, 0.0, 0.0, 1.0, {}, 0.0, -WIN_VALUE)
-        expected = points / n
-        value = position_value / n
+            return Evaluation(play.call, play.stroke, play.kind, play.width, 0.0, 0.0, 1.0, {}, 0.0, -WIN_VALUE)
+        expected = tally.points / n
+        value = tally.position_value / n
         # Near 60 a win is worth more than its points: a white without nakki cannot finish (3), and at 59+ it
         # only gives 2 and the turn, which the referee's points and the position left already count.
-        score = expected + self.level.position_weight * value + WIN_VALUE * wins / n
+        score = expected + self.level.position_weight * value + WIN_VALUE * tally.wins / n
         return Evaluation(
-            call,
+            play.call,
             play.stroke,
             play.kind,
             play.width,
-            pots / n,
+            tally.pots / n,
             expected,
-            fouls / n,
-            {clause: count / n for clause, count in penalties.items()},
+            tally.fouls / n,
+            {clause: count / n for clause, count in tally.penalties.items()},
             value,
             score,
-            wins / n,
+            tally.wins / n,
         )
 
     def _position_value(self, position: Position, state: GameState, me: BallId, spec: TableSpec) -> float:
