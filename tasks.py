@@ -59,7 +59,7 @@ def ensure_environment() -> None:
 WARM_UP = (
     "from kaisa.physics import kernels_cached, warm_up\n"
     "if not kernels_cached():\n"
-    "    print('compiling the physics engine kernels (once per environment, about a minute)...', flush=True)\n"
+    "    print('compiling the physics engine kernels (once per environment, under a minute)...', flush=True)\n"
     "    warm_up()\n"
     "    print('kernels compiled and cached: the first command starts warm', flush=True)\n"
 )

@@ -844,10 +844,12 @@ def check_study_state(position: Position, game: GameState, options: RuleOptions 
     target = (options or RuleOptions()).winning_score
     for ball, score in game.scores.items():
         if score >= target:
+            said = str(score) if len(str(score)) <= 12 else f"yli {target}"
+            said_en = str(score) if len(str(score)) <= 12 else f"more than {target}"
             raise StudyStateError(
-                f"Pelaajalla {ball.value} on {score} pistettä: {target} pistettä voittaa pelin (3), joten "
+                f"Pelaajalla {ball.value} on {said} pistettä: {target} pistettä voittaa pelin (3), joten "
                 f"pisteet ovat enintään {target - 1}.",
-                f"{ball.value} has {score} points: {target} wins the game (3), so a score is at most {target - 1}.",
+                f"{ball.value} has {said_en} points: {target} wins the game (3), so a score is at most {target - 1}.",
             )
     if game.opening:
         if game.shooter is not BallId.W1:

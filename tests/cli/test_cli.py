@@ -3,7 +3,9 @@
 import json
 import re
 import shlex
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -404,3 +406,64 @@ def test_bench_web_prints_the_server_and_simulate_medians():
     assert "server answer (shot)" in result.output
     assert "bare simulate" in result.output
     assert "server/simulate median ratio" in result.output
+
+
+def test_a_rule_state_with_a_score_past_the_target_is_refused_in_one_line(tmp_path: Path) -> None:
+    """issue 29: a 401-digit score exited 0 and declared the game over."""
+    events = tmp_path / "events.json"
+    events.write_text(json.dumps([{"t": 0.0, "type": "strike", "ball": "W1"}]))
+    state = tmp_path / "state.json"
+    state.write_text('{"scores": {"W1": ' + "9" * 401 + ', "W2": 0}, "shooter": "W1"}')
+    args = ("rule", "--position", "examples/rule-position.json", "--events", str(events), "--call", "K FL")
+    result = invoke(*args, "--state", str(state))
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+    assert "more than 60 points" in result.output
+    assert "9" * 20 not in result.output
+
+
+def test_lang_fi_says_the_packages_errors_in_finnish(tmp_path: Path) -> None:
+    """issue 29: cli/common.fail printed every error in English whatever --lang said."""
+    events = tmp_path / "events.json"
+    events.write_text(json.dumps([{"t": 0.0, "type": "strike", "ball": "W1"}]))
+    state = tmp_path / "state.json"
+    state.write_text('{"scores": {"W1": 75, "W2": 0}, "shooter": "W1"}')
+    args = ("rule", "--position", "examples/rule-position.json", "--events", str(events), "--call", "K FL")
+    finnish = invoke(*args, "--state", str(state), "--lang", "fi")
+    assert finnish.exit_code == 2, finnish.output
+    assert finnish.output.startswith("virhe: Pelaajalla W1 on 75 pistettä"), finnish.output
+    assert "[invalid-study-state]" in finnish.output
+    english = invoke(*args, "--state", str(state))  # the next command in the same process speaks English again
+    assert english.output.startswith("error:"), english.output
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, BrokenProcessPool])
+def test_ctrl_c_while_the_search_workers_start_saves_the_match_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: type[BaseException]
+) -> None:
+    """issue 29 (11): Ctrl+C as the search workers start broke their pool: a BrokenProcessPool traceback, exit 1,
+    no "saved as" line and no record."""
+    from kaisa.session import MatchSession
+
+    played = MatchSession.play_out
+
+    def interrupted(self: MatchSession, on_played: Any = None, max_actions: int = 5000) -> None:
+        seen: list[object] = []
+
+        def then_break(done: Any) -> None:  # the lag and a few actions, then the workers' pool breaks
+            if on_played is not None:
+                on_played(done)
+            seen.append(done)
+            if len(seen) == 3:
+                raise error()
+
+        played(self, then_break, max_actions)
+
+    monkeypatch.setattr(MatchSession, "play_out", interrupted)
+    db = f"sqlite:///{tmp_path / 'm.sqlite3'}"
+    record = tmp_path / "m.txt"
+    result = invoke("match", "--p1", "baseline", "--p2", "baseline", "--seed", "1", "--db", db, "--record", str(record))
+    assert result.exit_code == 130, result.output
+    assert "interrupted: saved as match 1" in result.output
+    assert "Traceback" not in result.output
+    assert record.exists()

@@ -341,3 +341,14 @@ def test_tournament_and_dataset_share_one_set_of_run_options() -> None:
             ("games", common.Games),
         ):
             assert eval(hints[name].annotation, vars(common)) == shared, (command.__name__, name)
+
+
+def test_replay_store_to_a_database_that_cannot_be_opened_says_so_before_the_replay(
+    record_file: Path, tmp_path: Path
+) -> None:
+    """issue 29: the whole replay was printed before the database's error."""
+    db = f"sqlite:///{tmp_path / 'no-such-folder' / 'x.sqlite3'}"
+    result = invoke("replay", str(record_file), "--store", "--db", db)
+    assert result.exit_code == 2, result.output
+    assert "verified" not in result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output

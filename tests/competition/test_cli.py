@@ -167,3 +167,39 @@ def test_too_few_players_for_the_draw_is_said_in_good_english(tmp_path: Path) ->
     assert "at least 4 players; none is registered. [too_few_players]" in said[0]
     assert "at least 4 players; only 1 is registered. [too_few_players]" in said[1]
     assert "at least 4 players; 2 are registered. [too_few_players]" in said[2]
+
+
+def test_writing_to_a_missing_folder_or_onto_a_folder_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """issue 29: new, import and export gave a FileNotFoundError or IsADirectoryError traceback."""
+    f = str(tmp_path / "kisa.json")
+    kaavio("new", f, "--name", "Viikkokisa")
+    xml = tmp_path / "kisa.xml"
+    kaavio("export", f, str(xml))
+    missing = str(tmp_path / "no-such-folder" / "x.json")
+    for args in (
+        ["new", missing, "--name", "Kisa"],
+        ["export", f, str(tmp_path / "no-such-folder" / "x.xml")],
+        ["export", f, str(tmp_path)],
+        ["import", str(xml), missing],
+        ["import", str(xml), str(tmp_path)],
+    ):
+        result = runner.invoke(app, ["kaavio", *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+        assert len(result.output.strip().splitlines()) == 1, (args, result.output)
+
+
+def test_a_competition_file_naming_an_unknown_player_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    f = tmp_path / "kisa.json"
+    kaavio("new", str(f), "--name", "Viikkokisa")
+    for name in ("Aho", "Berg", "Cajander", "Dahl"):
+        kaavio("add", str(f), name)
+    kaavio("draw", str(f), "--seed", "7")
+    data = json.loads(f.read_text(encoding="utf-8"))
+    data["games"][0]["player2"] = 999
+    f.write_text(json.dumps(data), encoding="utf-8")
+    before = f.read_text(encoding="utf-8")
+    result = runner.invoke(app, ["kaavio", "result", str(f), "1", "60", "30"])
+    assert result.exit_code == 2, result.output
+    assert "not in the competition" in result.output
+    assert f.read_text(encoding="utf-8") == before

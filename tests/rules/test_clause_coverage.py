@@ -52,6 +52,25 @@ def _order(clause: str) -> tuple[int, int, str]:
     return (int(m.group(1)), int(m.group(2) or 0), m.group(3) or "")
 
 
+DECISIONS = (
+    "**3, the kyyti finish at 55** (REFERENCE 7): a white by kyyti with a red or the kaisa at 55 or more ends the "
+    "game only when the stroke's points reach the target; a kaisa straight into a middle pocket from hand (5) "
+    "scores nothing and can leave it short, and play goes on "
+    "(`test_3_the_kyyti_finish_at_55_ends_the_game_only_when_the_points_reach_60`).",
+    "**7a with 7j, a cue ball that drops on a foul whose balls go back** (REFERENCE 5): the balls go back, but "
+    "the dropped cue ball is its owner's in hand, as every pocketed cue ball is "
+    "(`test_7a_a_talonmies_foul_whose_cue_ball_drops_leaves_the_cue_ball_in_hand`).",
+    "**1.2 or 5, a ball-in-hand fault on the break**: 1.2 applies the ball-in-hand rules of 5 to the break, and "
+    "7c says the break is not ball in hand. The fault is cited as the break's (1.2, no new ball in hand) and "
+    "the rule broken as 5's (a note of clause 5), so both clauses are cited "
+    "(`test_1_2_a_break_fault_cites_both_the_break_and_the_ball_in_hand_rule`).",
+    "**7h and 8c without a konsti call**: a marker's entry saying the konsti ball was frozen (to a cushion, 7h, or "
+    "to the called ball, 8c) for a call that names no konsti is no real stroke's and is refused "
+    "(`test_7h_a_frozen_konsti_flag_without_a_konsti_call_is_refused`).",
+)
+"""Decisions in REFERENCE.md's terms where the rulebook does not say, each with the test that holds it."""
+
+
 def render() -> str:
     found = collect()
     lines = [
@@ -76,6 +95,8 @@ def render() -> str:
             if entry.marker_only:
                 what += " *(kirjuri)*"
         lines.append(f"| {clause} | {what} | {points} | {thresholds} | {len(found.get(clause, []))} |")
+    lines += ["", "## Decisions where the rulebook is silent", ""]
+    lines += [f"- {decision}" for decision in DECISIONS]
     lines += ["", "## Tests by clause", ""]
     for clause in sorted(found, key=_order):
         lines.append(f"### {clause}")

@@ -428,3 +428,16 @@ if __name__ == "__main__":
     GOLDEN.parent.mkdir(exist_ok=True)
     GOLDEN.write_text(render(), encoding="utf-8")
     print(f"wrote {GOLDEN}")
+
+
+def test_the_rulings_read_as_a_referee_says_them_without_chains_of_colons():
+    """issue 29 (5): "Pussitusta ei hyväksytä: maalaus ei toteutunut: kohdepallo (punainen R1): maalatut
+    vallikosketukset: ..." was four colons deep, the English said "not the called the kaisa", and the break's
+    fault spoke of a ball in hand (7c: the break is not ball in hand)."""
+    lines = [line.split("|", 1)[1] for line in render().splitlines() if "|" in line]
+    assert lines
+    for line in lines:
+        assert line.count(":") <= 2, line
+        assert "the called the " not in line, line
+        assert "käsipallon on osuttava" not in line, line
+        assert "sitä lyötiin kohti" not in line, line

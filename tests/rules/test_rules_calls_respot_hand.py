@@ -1141,3 +1141,34 @@ def test_7c_does_not_apply_to_an_ordinary_stroke():
     assert ruling.fouls == ()
     assert "7c" not in ruling.clauses
     assert ruling.in_hand == frozenset()
+
+
+def test_1_2_a_break_fault_cites_both_the_break_and_the_ball_in_hand_rule():
+    """Decision (docs/CLAUSES.md): a section 5 fault on the break is the break's foul (1.2, no new ball in hand,
+    7c) and names rule 5 as the rule broken; the Finnish speaks of the cue ball, not a ball in hand."""
+    ruling = rule(
+        None,
+        "strike W1",
+        "ball W1 R1",
+        state=opening(),
+        start=OPENING,
+        final=with_(OPENING, W1=(0.60, 1.00), R1=(0.71, 1.80)),
+    )
+    assert foul_clauses(ruling) == ["1.2"]
+    assert "5" in ruling.clauses
+    assert "7c" not in ruling.clauses
+    note = next(n for n in ruling.notes if n.clause == "5")
+    assert "ei seuraa uutta käsipalloa" in note.fi
+    assert all("käsipallon on osuttava" not in i.fi for i in (*ruling.fouls, *ruling.notes))
+
+
+@pytest.mark.parametrize("point", ["", " @0.034,1.50"], ids=["no-point", "with-point"])
+def test_5_a_ball_behind_the_line_via_a_cushion_wholly_in_front_is_legal_with_or_without_the_contacts_point(point):
+    """issue 29 (1): a rail wholly in front of the head string counted as "in front" but not as "crossed" when
+    the log gave the contact no point: the same stroke was a 5/7c fault without the point, legal with it."""
+    start = with_(HAND, R1=(0.30, 0.50))  # R1 behind the head string
+    steps = ("strike W1", f"rail W1 lf{point}", "ball W1 R1", "pocket R1 HL")
+    ruling = rule("lf R1 HL", *steps, state=hand(), start=start, final=with_(start, W1=(0.40, 0.60), R1=None))
+    assert ruling.fouls == ()
+    assert ruling.legal_pot
+    assert_consistent(ruling)

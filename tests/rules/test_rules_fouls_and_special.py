@@ -1152,3 +1152,41 @@ def test_event_log_striking_a_ball_not_in_the_position_is_impossible():
 def test_event_log_without_a_strike_first_is_impossible(steps):
     with pytest.raises(ImpossibleStateError, match="strike"):
         rule("K FL", *steps)
+
+
+def test_7a_a_talonmies_foul_whose_cue_ball_drops_leaves_the_cue_ball_in_hand():
+    """issue 29: W1 frozen behind R2 towards FR, struck at 0 degrees, R2 and W1 both into FR. 7j puts the balls
+    back, but the dropped cue ball is its owner's in hand (7a -3, REFERENCE 5): not back on the table."""
+    steps = ("strike W1", "ball W1 R2", "pocket R2 FR", "pocket W1 FR")
+    ruling = rule("R2 FR", *steps, start=R2_FROZEN_AT_0, direction=0.0)
+    assert ("8a", 0) in fouls(ruling)
+    assert ("7a", -3) in fouls(ruling)
+    assert W1 in ruling.state.in_hand
+    assert W1 not in ruling.position
+    assert ruling.position[R2] == R2_FROZEN_AT_0["R2"]  # the other balls go back (7j)
+    assert_consistent(ruling)
+
+
+@pytest.mark.parametrize("flag", ["konsti_ball_frozen_to_cushion", "konsti_pair_frozen"])
+def test_7h_a_frozen_konsti_flag_without_a_konsti_call_is_refused(flag: str) -> None:
+    """issue 29 (6): "K HR" with the 7h flag was an AssertionError (an HTTP 500); 7h and 8c are about the konsti
+    ball the call names, so a call without one cannot carry them (docs/CLAUSES.md)."""
+    final = Position(layout(drop=("K",)))
+    marked = entry(final=final, pots=((K, PocketId.HR),), first_contact=K, **{flag: True})
+    with pytest.raises(MarkerEntryError, match="needs a konsti call"):
+        rule_marker("K HR", marked)
+    with pytest.raises(MarkerEntryError, match="needs a konsti call"):
+        rule_marker(None, marked)
+    kyyti = entry(final=final, pots=((K, PocketId.HR),), first_contact=R1, **{flag: True})
+    assert "7h" in rule_marker("kyyti R1 K HR", kyyti).clauses or "8c" in rule_marker("kyyti R1 K HR", kyyti).clauses
+
+
+def test_1_3_a_foul_does_not_hide_the_routes_void_reason():
+    """issue 29 (4): the route check was skipped when the stroke also fouled, so the 7a foul was cited and the
+    call's broken route (1.3: the cue ball dropped before reaching the called ball) was not."""
+    ruling = rule("R1 HL", "strike W1", "pocket W1 FR", "ball R2 R1", "pocket R1 HL")
+    assert ("7a", -2) in fouls(ruling)
+    assert not ruling.legal_pot
+    voids = [n for n in ruling.notes if n.clause == "1.3" and "before the called ball" in n.en]
+    assert voids, [n.en for n in ruling.notes]
+    assert_consistent(ruling)

@@ -872,3 +872,18 @@ def test_3_a_winning_score_outside_10_to_200_or_not_whole_is_refused(value):
 
     with pytest.raises(FormatError, match="winning_score"):
         RuleOptions.from_json({"winning_score": value})
+
+
+def test_3_the_kyyti_finish_at_55_ends_the_game_only_when_the_points_reach_60():
+    """REFERENCE 7 (3): at 55, in hand, W2 by kyyti with the kaisa straight into a middle pocket, which scores
+    nothing from hand (5): +2 takes W1 to 57, short of 60, so the game goes on (issue 29: it ended at 57)."""
+    from tests.rules.test_rules_calls_respot_hand import HAND, IN_HAND_W1
+
+    steps = ("strike W1", "ball W1 R1", "ball R1 W2", "pocket W2 FR", "ball W1 K", "pocket K ML")
+    ruling = rule("kyyti R1 W2 FR", *steps, state=state(55, 10, in_hand=IN_HAND_W1), start=HAND)
+    assert ruling.points == 2
+    assert ruling.state.scores == {W1: 57, W2: 10}
+    assert not ruling.game_over
+    assert ruling.winner is None
+    assert not any("55 or more" in t for t in note_texts(ruling, "3"))
+    assert_consistent(ruling)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -104,6 +105,12 @@ def keyed(token: dict[str, str], key: str) -> dict[str, str]:
     return {**token, "Idempotency-Key": key}
 
 
+def entry(token: dict[str, str]) -> dict[str, str]:
+    """The headers of one new entry: the token and a fresh key, as the marker's phone sends them (an entry needs
+    a key or its stroke's number)."""
+    return keyed(token, uuid.uuid4().hex)
+
+
 def pot(index: int) -> dict[str, Any]:
     """The ``index``-th stroke of a run of kaisa pots from the break (the first from hand)."""
     marks: dict[str, Any] = dict(POT_K["marks"])
@@ -116,6 +123,7 @@ def pot(index: int) -> dict[str, Any]:
 def stroke(
     client: httpx.Client, match_id: int, headers: dict[str, str], call: str | None, **marks: Any
 ) -> httpx.Response:
+    headers = headers if "Idempotency-Key" in headers else entry(headers)
     return client.post(f"/api/club/matches/{match_id}/strokes", json={"call": call, "marks": marks}, headers=headers)
 
 

@@ -17,7 +17,17 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.club_helpers import HAND, keyed, new_match, serve, start_kaisa_play, state, stroke, to_shootout_lag
+from tests.web.club_helpers import (
+    HAND,
+    entry,
+    keyed,
+    new_match,
+    serve,
+    start_kaisa_play,
+    state,
+    stroke,
+    to_shootout_lag,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -163,7 +173,7 @@ def test_bad_entries_are_refused_with_a_clear_message_and_change_nothing(server:
             ),
         ]
         for body, headers, status, message in cases:
-            answer = client.post(f"/api/club/matches/{match_id}/strokes", json=body, headers=headers)
+            answer = client.post(f"/api/club/matches/{match_id}/strokes", json=body, headers=entry(headers))
             assert answer.status_code == status, (body, answer.text)
             assert message in json.dumps(answer.json()), (body, answer.text)
             assert state(client, match_id) == before

@@ -24,6 +24,7 @@ from kaisa.web import create_app
 from kaisa.web.lan import lan_address
 from tests.web.club_helpers import (
     actions,
+    entry,
     keyed,
     new_match,
     pot,
@@ -295,7 +296,7 @@ def test_a_running_break_survives_a_killed_server_and_ends_as_usual(tmp_path: Pa
         with httpx.Client(base_url=url, timeout=30) as client:
             match_id, token = new_match(client, clock="wall", event="Break night")
             base = f"/api/club/matches/{match_id}"
-            assert client.post(f"{base}/strokes", json=pot(0), headers=token).status_code == 200
+            assert client.post(f"{base}/strokes", json=pot(0), headers=entry(token)).status_code == 200
             started = client.post(f"{base}/break-start", json={"cue_ball": "W2"}, headers=token)
             assert started.status_code == 200, started.text
             running = started.json()["break_running"]
@@ -367,7 +368,7 @@ def test_7j_restoring_the_balls_after_a_stroke_from_hand_leaves_no_phantom_ball(
         answer = client.post(
             f"/api/club/matches/{match_id}/strokes",
             json={"call": None, "marks": {"first_contact": "R1", "place": [0.5, 0.3], "restored_by_referee": True}},
-            headers=token,
+            headers=entry(token),
         )
         assert answer.status_code == 200, answer.text
         view = answer.json()["match"]
@@ -378,14 +379,14 @@ def test_7j_restoring_the_balls_after_a_stroke_from_hand_leaves_no_phantom_ball(
         w2 = client.post(
             f"/api/club/matches/{match_id}/strokes",
             json={"call": None, "marks": {"first_contact": "R2"}},
-            headers=token,
+            headers=entry(token),
         )
         assert w2.status_code == 200, w2.text
         marks: dict[str, Any] = {"first_contact": "R1"}
         if w2.json()["match"]["from_hand"]:
             marks["place"] = [0.5, 0.3]
         back = {"call": None, "marks": marks}
-        assert client.post(f"/api/club/matches/{match_id}/strokes", json=back, headers=token).status_code == 200
+        assert client.post(f"/api/club/matches/{match_id}/strokes", json=back, headers=entry(token)).status_code == 200
 
 
 def test_the_table_the_break_and_the_clock_across_the_break(server: str):
@@ -393,7 +394,9 @@ def test_the_table_the_break_and_the_clock_across_the_break(server: str):
         match_id, token = new_match(client, clock="wall", table="3", event="Club night")
         view = client.get(f"/api/club/matches/{match_id}").json()
         assert view["table_label"] == "3"
-        assert client.post(f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=token).status_code == 200
+        assert (
+            client.post(f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=entry(token)).status_code == 200
+        )
         view = client.get(f"/api/club/matches/{match_id}").json()
         since = view["clock_since"]
         started = client.post(f"/api/club/matches/{match_id}/break-start", json={"cue_ball": "W2"}, headers=token)
@@ -413,7 +416,9 @@ def test_the_table_the_break_and_the_clock_across_the_break(server: str):
         assert again.json()["code"] == "break-taken"
         # the next stroke counts the time since the last stroke, the break included, and the limit grew by it
         time.sleep(0.2)
-        stroked = client.post(f"/api/club/matches/{match_id}/strokes", json=pot(1), headers=token).json()["match"]
+        stroked = client.post(f"/api/club/matches/{match_id}/strokes", json=pot(1), headers=entry(token)).json()[
+            "match"
+        ]
         elapsed = stroked["clock"]["elapsed"]
         assert (
             elapsed >= (datetime.fromisoformat(stroked["clock_since"]) - datetime.fromisoformat(since)).total_seconds()
@@ -497,7 +502,9 @@ def test_the_scoresheet_counts_innings_runs_and_fouls_with_clauses_and_prints_as
             {"call": "R1 HR", "marks": {"pots": [["W1", "HL"]], "first_contact": "R1"}},  # 7a: -3, turn passes
             {"call": None, "marks": {"first_contact": "R2"}},  # W2 misses
         ):
-            assert client.post(f"/api/club/matches/{match_id}/strokes", json=body, headers=token).status_code == 200
+            assert (
+                client.post(f"/api/club/matches/{match_id}/strokes", json=body, headers=entry(token)).status_code == 200
+            )
         sheet = client.get(f"/api/club/matches/{match_id}/scoresheet").json()
         assert sheet["table_label"] == "Pöytä 2"
         assert [(i["player"], i["points"], i["score"], i["strokes"]) for i in sheet["innings"]] == [

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import chromium, docs_images
-from tests.web.club_helpers import pot, serve
+from tests.web.club_helpers import entry, pot, serve
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -138,7 +138,9 @@ def club_night(url: str, event: str, tables: int) -> None:
                 f"/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=token
             ).is_success
             if number % 2 == 0:
-                assert client.post(f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=token).is_success
+                assert client.post(
+                    f"/api/club/matches/{match_id}/strokes", json=pot(0), headers=entry(token)
+                ).is_success
 
 
 def check_scoreboard(page: Page, tables: int, fits: bool) -> None:

@@ -17,6 +17,7 @@ from kaisa.model import BallId
 from kaisa.records.storage import Store, open_store
 from kaisa.web import create_app
 from kaisa.web.invalid import FIELDS
+from tests.web.club_helpers import entry
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -192,7 +193,7 @@ def test_the_markers_refusals_are_sentences_naming_strokes_and_players(client: T
 
     def enter(call: str | None, **marks: object) -> None:
         answer = client.post(
-            f"/api/club/matches/{match_id}/strokes", json={"call": call, "marks": marks}, headers=token
+            f"/api/club/matches/{match_id}/strokes", json={"call": call, "marks": marks}, headers=entry(token)
         )
         assert answer.status_code == 200, answer.text
 

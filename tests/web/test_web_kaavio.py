@@ -21,6 +21,7 @@ from kaisa.competition.kaisakaavio import from_xml
 from kaisa.records.storage import open_store
 from kaisa.web import create_app
 from tests.records.test_storage import db_url, postgres_server  # noqa: F401  (fixtures)
+from tests.web.club_helpers import entry
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -101,7 +102,7 @@ def mark_to_60(client: TestClient | httpx.Client, marker_url: str) -> int:
         marks: dict[str, Any] = {"pots": [["K", "FL"]], "first_contact": "K"}
         if n == 0:
             marks["place"] = [0.5, 0.3]
-        answer = client.post(f"{base}/strokes", json={"call": "K FL", "marks": marks}, headers=headers)
+        answer = client.post(f"{base}/strokes", json={"call": "K FL", "marks": marks}, headers=entry(headers))
         assert answer.status_code == 200, answer.text
     return int(match_id)
 
@@ -193,7 +194,7 @@ def test_a_marker_scores_a_game_stroke_by_stroke_and_its_end_flows_into_the_kaav
         f"/api/club/matches/{match_id}/place-w2", json={"point": [0.71, 2.6]}, headers=headers
     ).is_success
     assert client.post(
-        f"/api/club/matches/{match_id}/strokes", json={"call": "K FL", "marks": mark}, headers=headers
+        f"/api/club/matches/{match_id}/strokes", json={"call": "K FL", "marks": mark}, headers=entry(headers)
     ).is_success
     live = night.game(1)["live"]
     assert live["scores"] == [0, 6]
@@ -202,7 +203,7 @@ def test_a_marker_scores_a_game_stroke_by_stroke_and_its_end_flows_into_the_kaav
     del mark["place"]
     for _ in range(9):
         answer = client.post(
-            f"/api/club/matches/{match_id}/strokes", json={"call": "K FL", "marks": mark}, headers=headers
+            f"/api/club/matches/{match_id}/strokes", json={"call": "K FL", "marks": mark}, headers=entry(headers)
         )
         assert answer.status_code == 200, answer.text
     # the end: points in the game's order, the innings and the longest runs; the search ran
@@ -559,7 +560,7 @@ def test_a_marked_game_plays_to_the_competitions_target_and_who_reaches_it_first
     assert client.post(f"{base}/place-w2", json={"point": [0.71, 2.6]}, headers=headers).is_success
 
     def stroke(marks: dict[str, Any]) -> dict[str, Any]:
-        answer = client.post(f"{base}/strokes", json={"call": "K FL", "marks": marks}, headers=headers)
+        answer = client.post(f"{base}/strokes", json={"call": "K FL", "marks": marks}, headers=entry(headers))
         assert answer.status_code == 200, answer.text
         view: dict[str, Any] = answer.json()["match"]
         return view

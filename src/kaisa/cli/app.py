@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from kaisa import __version__
-from kaisa.cli import advise, bench, dataset, kaavio, match, records, rule, serve, simulate, tournament
+from kaisa.cli import advise, bench, common, dataset, kaavio, match, records, rule, serve, simulate, tournament
 from kaisa.cli.common import console
 
 app = typer.Typer(
@@ -36,6 +36,7 @@ bench_app.callback()(bench.bench_all)
 def _root(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
+    common.start_command()
     if version:
         console.print(f"kaisa {__version__}")
         raise typer.Exit()
@@ -57,6 +58,7 @@ app.command("dataset")(dataset.dataset_command)
 
 bench_app.command("physics")(bench.bench_physics)
 bench_app.command("compiled")(bench.bench_compiled)
+bench_app.command("throughput")(bench.bench_throughput)
 bench_app.command("referee")(bench.bench_referee)
 bench_app.command("web")(bench.bench_web)
 bench_app.command("env")(bench.bench_env)

@@ -127,6 +127,20 @@ def bench_env(
     print_env_report(env_benchmark(strokes=strokes, seed=seed, console=console), console)
 
 
+def bench_throughput(
+    games: Annotated[int, typer.Option("--games", min=1, max=1000, help="Seeded games on each engine.")] = 4,
+    actions: Annotated[int, typer.Option("--actions", min=2, max=5000, help="Actions at most in a game.")] = 40,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the round robin.")] = 2014,
+) -> None:
+    """kaisa tournament's games and kaisa dataset's rows per CPU-second: Kaisa's engine v pooltool (stock,
+    and with the fast layer: the default before) on the same seeded games, in one process."""
+    from kaisa.bench.throughput import print_throughput_report, throughput
+
+    ensure_reference()
+    ensure_physics_ready()
+    print_throughput_report(throughput(games=games, actions=actions, seed=seed, console=console), actions, console)
+
+
 def bench_ai(
     layouts: Annotated[
         int, typer.Option("--layouts", min=1, max=100_000, help="Seeded 5-ball layouts for the single-shot tests.")

@@ -52,10 +52,29 @@ Lang = Annotated[str, typer.Option("--lang", help="Language of the rulings and t
 """The --lang option of every command that prints a ruling."""
 
 
+_language = {"lang": "en"}
+"""The language the command was asked to speak (``--lang``, set by :func:`check_lang`): its errors too."""
+
+
+def start_command() -> None:
+    """A command begins in English until its ``--lang`` says otherwise (one process may run several)."""
+    _language["lang"] = "en"
+
+
 def fail(message: str | Exception) -> NoReturn:
     """Say what is wrong on one line of stderr and exit with status 2. ``message`` is plain text: a name or
     a call such as ``[/]`` in it is printed as written, never read as rich markup. An error for an unknown match
-    also says which command lists the stored ones."""
+    also says which command lists the stored ones. Under ``--lang fi`` an error of the package (which has its
+    Finnish) is said in Finnish, with its code."""
+    from kaisa.errors import KaisaError, error_text
+
+    if isinstance(message, KaisaError) and _language["lang"] == "fi":
+        from kaisa.records.storage.errors import UnknownMatchError
+
+        hint = " (kaisa matches luettelee tallennetut ottelut)" if isinstance(message, UnknownMatchError) else ""
+        said = " ".join(f"{error_text(message).fi}{hint} [{message.code}]".split())
+        err_console.print(f"[bold red]virhe:[/] {escape(said)}", soft_wrap=True)
+        raise typer.Exit(code=2)
     if isinstance(message, Exception):
         from kaisa.records.storage.errors import UnknownMatchError
 
@@ -126,7 +145,7 @@ def ensure_physics_ready(quiet: bool = False) -> None:
         warm_up()  # the physics says on stderr, once, that it compiles its kernels
         return
     with err_console.status(
-        "Compiling the physics engine's kernels (first run only, about a minute; cached afterwards)...", spinner="dots"
+        "Compiling the physics engine's kernels (first run only, under a minute; cached afterwards)...", spinner="dots"
     ):
         warm_up(notice=False)
 
@@ -134,6 +153,7 @@ def ensure_physics_ready(quiet: bool = False) -> None:
 def check_lang(lang: str) -> str:
     if lang not in LANGS:
         fail(f"--lang is fi or en, not {lang!r}")
+    _language["lang"] = lang  # the command's errors from here on are said in this language (fail)
     return lang
 
 

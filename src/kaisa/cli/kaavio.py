@@ -60,10 +60,8 @@ def _load(path: Path) -> Kaavio:
 
 
 def _save(path: Path, k: Kaavio) -> None:
-    """Write atomically: nothing stored is half-written."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(k.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    """Write atomically: nothing stored is half-written; a missing folder or a folder given is one clear line."""
+    _write_out(path, json.dumps(k.to_json(), ensure_ascii=False, indent=1).encode("utf-8"))
 
 
 def _guard(fn: Callable[[], T], lang: str = "en") -> T:
@@ -97,6 +95,8 @@ def new(
 
     if path.exists():
         fail(f"{path} already exists; choose another file name")
+    if not path.parent.is_dir():
+        fail(f"the folder {path.parent} does not exist")
     try:
         settings = Settings(
             name=name,
@@ -435,7 +435,7 @@ def export(path: FileArg, out: Annotated[Path, typer.Argument(help="KaisaKaavio 
     """Write the competition as a KaisaKaavio 1.0 file."""
     from kaisa.competition.kaisakaavio import to_xml
 
-    out.write_text(to_xml(_load(path)), encoding="utf-8")
+    _write_out(out, to_xml(_load(path)).encode("utf-8"))
     _say(f"wrote {out}")
 
 

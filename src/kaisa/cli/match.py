@@ -6,6 +6,7 @@ the command says which match it saved and how to resume it (``kaisa match --resu
 from __future__ import annotations
 
 import os
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -138,7 +139,9 @@ def match_command(
             session.play_out(on_played)
         if not console.is_terminal:
             console.print()  # rich's last frame to a pipe or a file ends without a newline
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, BrokenProcessPool):
+        # Ctrl+C reaches the computer player's search workers too: the pool breaks in the main process before (or
+        # instead of) its KeyboardInterrupt, and the match is saved all the same
         if match_id is not None:
             if record is not None:
                 _write_record(sessions.store.resume(match_id), record, tags)

@@ -57,6 +57,7 @@ def replay_command(
     except KaisaError as exc:
         fail(exc)
     actions = len(record.actions)
+    store = _open(db) if store_it else None  # a database that cannot be opened is said before the replay
     ensure_physics_ready()
     try:
         with progress() as bar:
@@ -70,10 +71,9 @@ def replay_command(
     }[lang]
     console.print(verified.format(len(match.stack), match.state.strokes))
     print_scoresheet(match, lang)
-    if store_it:
+    if store is not None:
         from kaisa.records.storage import DuplicateMatchError
 
-        store = _open(db)
         try:
             seed_tag = record.tags.get("Seed", "")
             seed = int(seed_tag) if seed_tag.isdigit() and int(seed_tag) < 2**63 else None  # free text in a record

@@ -31,16 +31,17 @@ def rule_command(
 ) -> None:
     """Rule one stroke by the 2014 rulebook: simulate --stroke, or take --events as they happened."""
     from kaisa.call import parse_call
-    from kaisa.session import GameState, RuleOptions, rule_stroke
+    from kaisa.session import GameState, RuleOptions, check_study_state, rule_stroke
 
+    check_lang(lang)
     if (stroke is None) == (events is None):
         fail("give exactly one of --stroke (simulate the stroke) or --events (rule a recorded event log)")
-    check_lang(lang)
     try:
         start = Position.from_json(read_json(position, "position"))
         the_call = None if call.strip().lower() in ("", "none", "-") else parse_call(call)
         game = GameState.from_json(read_json(state, "state")) if state else GameState()
         rules = RuleOptions.from_json(read_json(options, "options")) if options else RuleOptions()
+        check_study_state(start, game, rules)  # a state no match is in (a score past the target) is refused
         if stroke is not None:
             stk = Stroke.from_json(read_json(stroke, "stroke"))
             ensure_physics_ready(quiet=as_json)

@@ -32,6 +32,11 @@ from kaisa.competition import draw as draw_mod
 from kaisa.competition import search as search_mod
 from kaisa.competition.model import (
     HAND_PAIRED,
+    MAX_COMPETITION_NAME,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_TARGET,
+    MIN_TARGET,
     CompetitionError,
     Game,
     GameState,
@@ -69,9 +74,16 @@ class Kaavio:
         return self.settings.kind.first_ko_round
 
     def player(self, number: int) -> Player:
-        for p in self.players:
-            if p.number == number:
-                return p
+        index: dict[int, int] = self.__dict__.setdefault("_index", {})
+        at = index.get(number)
+        if at is None or at >= len(self.players) or self.players[at].number != number:
+            # the players changed since the index was made: made again once (a lookup is O(1), not O(players))
+            index.clear()
+            for i, p in enumerate(self.players):
+                index.setdefault(p.number, i)  # the first, as a search from the start finds
+            at = index.get(number)
+        if at is not None:
+            return self.players[at]
         raise CompetitionError(
             "no_such_player", f"Pelaajaa numero {number} ei ole.", f"There is no player number {number}."
         )
@@ -536,13 +548,62 @@ class Kaavio:
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> Kaavio:
-        return Kaavio(
+        k = Kaavio(
             Settings.from_json(d["settings"]),
             [Player.from_json(p) for p in d.get("players", [])],
             [Game.from_json(g) for g in d.get("games", [])],
             bool(d.get("drawn", False)),
             int(d.get("draw_seed", 0)),
         )
+        k.check()
+        return k
+
+    def check(self) -> None:
+        """Refuse a kaavio read from a file that the API would not have made: more players than
+        :data:`~kaisa.competition.model.MAX_PLAYERS` or its own most, a name too long, a target outside
+        10-200, or a game naming a player who is not in it. The same limits for
+        a competition file, a KaisaKaavio import and the API's requests."""
+        s = self.settings
+
+        def bad(fi: str, en: str) -> CompetitionError:
+            return CompetitionError(
+                "bad_competition", f"Kilpailu ei kelpaa: {fi}.", f"The competition is not valid: {en}."
+            )
+
+        if not MIN_TARGET <= s.target <= MAX_TARGET:
+            raise bad(
+                f"pistetavoite on {str(s.target)[:12]}, kun sen pitää olla {MIN_TARGET}–{MAX_TARGET}",
+                f"the target is {str(s.target)[:12]}, where it must be {MIN_TARGET}-{MAX_TARGET}",
+            )
+        if len(s.name) > MAX_COMPETITION_NAME or len(s.club) > MAX_NAME:
+            raise bad(
+                f"kilpailun nimi saa olla enintään {MAX_COMPETITION_NAME} ja seuran {MAX_NAME} merkkiä",
+                f"the competition's name is at most {MAX_COMPETITION_NAME} characters and the club's {MAX_NAME}",
+            )
+        most = min(max(s.max_players, MIN_PLAYERS), MAX_PLAYERS)
+        if not MIN_PLAYERS <= s.max_players <= MAX_PLAYERS or len(self.players) > most:
+            raise bad(
+                f"siinä on {len(self.players)} pelaajaa ja enimmäismäärä {str(s.max_players)[:12]}, kun pelaajia "
+                f"voi olla enintään {MAX_PLAYERS} (enimmäismäärä {MIN_PLAYERS}–{MAX_PLAYERS})",
+                f"it has {len(self.players)} players and a most of {str(s.max_players)[:12]}, where at most "
+                f"{MAX_PLAYERS} players are allowed (a most of {MIN_PLAYERS}-{MAX_PLAYERS})",
+            )
+        numbers = set()
+        for p in self.players:
+            if len(p.name) > MAX_NAME or len(p.club) > MAX_NAME:
+                raise bad(
+                    f"pelaajan {p.number} nimi tai seura on yli {MAX_NAME} merkkiä",
+                    f"player {p.number}'s name or club is longer than {MAX_NAME} characters",
+                )
+            numbers.add(p.number)
+        for i, g in enumerate(self.games):
+            if g.number != i + 1:
+                raise bad(f"pelin {i + 1} numero on {g.number}", f"game {i + 1} has the number {g.number}")
+            if g.player1 not in numbers or (g.player2 is not None and g.player2 not in numbers):
+                raise bad(
+                    f"peli {g.number} nimeää pelaajan, joka ei ole kilpailussa",
+                    f"game {g.number} names a player who is not in the competition",
+                )
 
 
 def _table_key(t: str) -> tuple[int, str]:

@@ -19,6 +19,8 @@ from typing import Any
 
 from kaisa.competition.kaavio import Kaavio
 from kaisa.competition.model import (
+    MAX_TARGET,
+    MIN_TARGET,
     CompetitionError,
     Game,
     GameState,
@@ -79,10 +81,24 @@ def _bad(fi: str, en: str) -> CompetitionError:
 
 
 def _int(text: str | None, default: int = 0) -> int:
+    if text is None or text == "" or len(text) > 12:  # a 401-digit number is no count of anything here
+        return default
     try:
-        return int(text) if text not in (None, "") else default
+        return int(text)
     except ValueError:
         return default
+
+
+def _target(raw: str) -> int:
+    """The target as written (60 when absent); text that is no target is refused naming it."""
+    if not raw:
+        return 60
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3):
+        raise _bad(
+            f"pistetavoite {raw[:20]} ei ole luku {MIN_TARGET}–{MAX_TARGET}",
+            f"the target {raw[:20]} is not a number {MIN_TARGET}-{MAX_TARGET}",
+        )
+    return int(raw)
 
 
 def from_xml(data: str | bytes) -> Kaavio:
@@ -123,7 +139,7 @@ def from_xml(data: str | bytes) -> Kaavio:
         date=text.get("AlkamisAika", "")[:10],
         club=text.get("JarjestavaSeura", ""),
         kind=kind,
-        target=_int(text.get("TavoitePistemaara"), 60),
+        target=_target(text.get("TavoitePistemaara", "")),
         placing=placing,
         seeding=seeding,
         max_players=_int(text.get("PelaajiaEnintaan"), 128),
@@ -137,7 +153,12 @@ def from_xml(data: str | bytes) -> Kaavio:
         if number < 0:
             continue
         fees = tuple((k, v) for k, v in el.attrib.items() if k not in _PLAYER_KNOWN)
-        players.append(Player(number, el.get("Nimi", ""), el.get("Seura", ""), _int(el.get("Sijoitettu")), fees))
+        seeded = el.get("Sijoitettu", "")
+        if seeded and not seeded.isdigit():
+            # a seeding written other than as a number (e.g. 3P) is kept as written; its number is the seed
+            fees = (*fees, ("Sijoitettu", seeded))
+        digits = "".join(c for c in seeded if c.isdigit())[:3]
+        players.append(Player(number, el.get("Nimi", ""), el.get("Seura", ""), _int(digits), fees))
     numbers = {p.number for p in players}
     games = []
     for i, el in enumerate(root.iterfind("Pelit/Peli")):
@@ -176,9 +197,17 @@ def from_xml(data: str | bytes) -> Kaavio:
                 ended=el.get("Paattyi", ""),
             )
         )
-    return Kaavio(
+    kaavio = Kaavio(
         settings, sorted(players, key=lambda p: p.number), games, bool(games), _int(text.get("ArvontaSiemen"))
     )
+    try:
+        kaavio.check()  # the API's limits: players, names, the target
+    except CompetitionError as e:
+        raise _bad(
+            e.fi.removeprefix("Kilpailu ei kelpaa: ").rstrip("."),
+            e.en.removeprefix("The competition is not valid: ").rstrip("."),
+        ) from e
+    return kaavio
 
 
 def _check_played(number: int, points1: str, points2: str, target: int) -> None:

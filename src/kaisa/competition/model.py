@@ -259,7 +259,12 @@ class Game:
     def from_json(d: dict[str, Any]) -> Game:
         kw: dict[str, Any] = dict(d)
         kw["state"] = GameState(kw.get("state", "empty"))
-        kw["player2"] = None if kw.get("player2") is None else int(kw["player2"])
+        for name, f in Game.__dataclass_fields__.items():
+            value = kw.get(name)
+            if f.type in ("int", "int | None") and value is not None and (type(value) is not int):
+                raise ValueError(f"game {kw.get('number')}'s {name} is a whole number, not {str(value)[:20]!r}")
+            if f.type == "str" and value is not None and not isinstance(value, str):
+                raise ValueError(f"game {kw.get('number')}'s {name} is text, not {str(value)[:20]!r}")
         return Game(**kw)
 
 
@@ -323,6 +328,16 @@ class PrizeSettings:
             winner_weight=int(d.get("winner_weight", 50)),
             paid_places=int(d.get("paid_places", 3)),
         )
+
+
+MAX_PLAYERS = 128
+"""The most players a competition takes (KaisaKaavio's largest kaavio); the API and an imported file alike."""
+MAX_NAME = 60
+"""The longest player's or club's name, in characters."""
+MAX_COMPETITION_NAME = 120
+"""The longest competition name, in characters."""
+MIN_TARGET, MAX_TARGET = 10, 200
+"""The points a game may be played to (KAAVIO 2's 60 by default)."""
 
 
 @dataclass(frozen=True)

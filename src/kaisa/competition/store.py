@@ -25,7 +25,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from kaisa.competition.kaavio import Kaavio
-from kaisa.errors import ErrorText
+from kaisa.errors import ErrorText, KaisaError
 from kaisa.records.storage import AccessDeniedError, StorageError, Store
 from kaisa.records.storage.engine import SQLITE_BEGIN_OPTION
 from kaisa.records.storage.errors import CorruptRecordError
@@ -54,6 +54,44 @@ class UnknownCompetitionError(StorageError, LookupError):
         super().__init__(f"there is no competition {competition_id}")
         self.text = ErrorText(f"Kilpailua {competition_id} ei löydy.", f"There is no competition {competition_id}.")
         """The refusal as one sentence in each language (:func:`kaisa.errors.error_text` reads it)."""
+
+
+class ChangeKeyReusedError(KaisaError):
+    """A change's key already answered another request (another body or another game): refused, not answered
+    with the first answer (the club's entries are refused alike)."""
+
+    code = "change-key-reused"
+    kind = ErrorText("Muutoksen tunniste on jo käytetty.", "The change's key was already used.")
+
+    def __init__(self, competition_id: int) -> None:
+        super().__init__(f"this Idempotency-Key already made another change of competition {competition_id}")
+        self.text = ErrorText(
+            f"Tällä tunnisteella (Idempotency-Key) on jo tehty kilpailuun {competition_id} toinen muutos: tätä "
+            "muutosta ei tehty. Uusi muutos tarvitsee uuden tunnisteen.",
+            f"This Idempotency-Key already made another change of competition {competition_id}: this change was "
+            "not made. A new change needs a new key.",
+        )
+
+
+REQUEST_FIELD = "__request"
+"""Where a keyed change's stored answer keeps the hash of its request (answers stored before carry none)."""
+
+
+def request_hash(what: str, **content: object) -> str:
+    """A hash of a change's request (what it is and its body), stored with its key: the key sent again with
+    another request is refused (:class:`ChangeKeyReusedError`)."""
+    text = json.dumps({"change": what, **content}, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _seen(competition_id: int, seen: JSONObject | None, request: str | None) -> JSONObject | None:
+    """The first answer to a key, refused when the key came with another request."""
+    if seen is None:
+        return None
+    stored = seen.pop(REQUEST_FIELD, None)
+    if request is not None and stored is not None and stored != request:
+        raise ChangeKeyReusedError(competition_id)
+    return seen
 
 
 @dataclass(frozen=True)
@@ -124,9 +162,12 @@ class CompetitionStore:
             session.flush()
             return row.id
 
-    def change(self, competition_id: int, act: Change, *, key: str | None = None) -> Changed:
+    def change(
+        self, competition_id: int, act: Change, *, key: str | None = None, request: str | None = None
+    ) -> Changed:
         """Apply ``act`` in one transaction with the competition locked; with a ``key`` already seen, answer
-        the first answer and apply nothing. ``act`` raising writes nothing."""
+        the first answer and apply nothing, or refuse when the key came with another ``request``
+        (:func:`request_hash`). ``act`` raising writes nothing."""
         if key is not None and not 1 <= len(key) <= ENTRY_KEY_LENGTH:
             raise StorageError(f"a change's key is 1 to {ENTRY_KEY_LENGTH} characters")
         doing = f"changing competition {competition_id}"
@@ -134,7 +175,7 @@ class CompetitionStore:
             with self._session(self._writes, doing) as session:
                 row = self._row(session, competition_id, lock=True)
                 if key is not None:
-                    seen = self._answer(session, competition_id, key)
+                    seen = _seen(competition_id, self._answer(session, competition_id, key), request)
                     if seen is not None:
                         return Changed(self._stored(row), seen, True)
                 kaavio = _kaavio(row)
@@ -145,15 +186,16 @@ class CompetitionStore:
                 row.version += 1
                 row.updated_at = _now()
                 if key is not None:
+                    kept = answer if request is None else {**answer, REQUEST_FIELD: request}
                     session.add(
-                        CompetitionKeyRow(competition_id=competition_id, key=key, answer=answer, created_at=_now())
+                        CompetitionKeyRow(competition_id=competition_id, key=key, answer=kept, created_at=_now())
                     )
                 session.flush()
                 return Changed(self._stored(row), answer, False)
         except StorageError as error:
             # the same key committed meanwhile by another process (only possible without the row lock)
             if key is not None and "refused the write" in str(error):
-                seen = self.answered(competition_id, key)
+                seen = self.answered(competition_id, key, request)
                 if seen is not None:
                     return Changed(self.get(competition_id), seen, True)
             raise
@@ -175,9 +217,10 @@ class CompetitionStore:
             row = self._row(session, competition_id)
             return row.version, _utc(row.updated_at)
 
-    def answered(self, competition_id: int, key: str) -> JSONObject | None:
+    def answered(self, competition_id: int, key: str, request: str | None = None) -> JSONObject | None:
+        """The first answer to ``key`` (None: not seen); refused when it came with another ``request``."""
         with self._session(self._reads, f"reading competition {competition_id}") as session:
-            return self._answer(session, competition_id, key)
+            return _seen(competition_id, self._answer(session, competition_id, key), request)
 
     def summaries(self) -> list[CompetitionSummary]:
         """Every competition, newest first."""

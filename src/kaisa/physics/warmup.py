@@ -19,7 +19,7 @@ from kaisa.table import OFFICIAL, PocketId, TableSpec
 
 _warm = False
 
-NOTICE = "kaisa: compiling the physics engine's kernels (first use only, about a minute; cached afterwards)..."
+NOTICE = "kaisa: compiling the physics engine's kernels (first use only, under a minute; cached afterwards)..."
 """The one line said on stderr when a process simulates before the kernels are cached."""
 noticed = False
 """Whether this process has checked the cache and, if need be, said :data:`NOTICE` (the engine reads it on each

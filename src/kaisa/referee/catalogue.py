@@ -310,19 +310,21 @@ _CLAUSES: tuple[Clause, ...] = (
             ),
             "not_as_called": _w("maalaus ei toteutunut ({why})", "the call was not played as called ({why})"),
             "kirjuri": _w("kirjurin arvio", "the kirjuri's judgement"),
-            "route": _w("maalaus ei toteutunut: {problem}", "the call was not played: {problem}"),
+            "route": _w("maalaus ei toteutunut, sillä {problem}", "the call was not played as called, as {problem}"),
             "hit_other": _w(
                 "{role} osui {got} eikä maalattuun palloon ({want})",
-                "{role} hit {got}, not the called {want}",
+                "{role} hit {got}, not the called ball ({want})",
             ),
-            "hit_nothing": _w("{role} ei osunut maalattuun palloon ({want})", "{role} did not reach the called {want}"),
+            "hit_nothing": _w(
+                "{role} ei osunut maalattuun palloon ({want})", "{role} did not reach the called ball ({want})"
+            ),
             "hit_pocket": _w(
                 "{role} meni {pocket} ennen maalattua palloa ({want})",
-                "{role} dropped into {pocket} before the called {want}",
+                "{role} dropped into {pocket} before the called ball ({want})",
             ),
             "cushions": _w(
-                "{role}: maalatut vallikosketukset: {called}; toteutuneet: {played}",
-                "{role}: called cushions: {called}; played: {played}",
+                "{role} kosketti valleja toisin kuin maalattiin (maalattu {called}, toteutui {played})",
+                "{role} touched other cushions than called (called {called}, played {played})",
             ),
             "uncalled_konsti": _w(
                 "kohdepallo ({ball}) osui {other} ennen pussia (maalaamaton konsti)",
@@ -443,6 +445,12 @@ _CLAUSES: tuple[Clause, ...] = (
         "ball in hand",
         wordings={
             "fault": _w("Käsipallovirhe: {fault}", "Ball-in-hand fault: {fault}"),
+            "on_break": _w(
+                "Aloituslyönnissä ovat voimassa käsipallon säännöt (1.2), mutta virheestä ei seuraa uutta "
+                "käsipalloa (7c: aloituslyönti ei ole käsipallo)",
+                "The ball-in-hand rules apply on the break (1.2), but its fault gives no new ball in hand "
+                "(7c: the break is not ball in hand)",
+            ),
             "behind_ball": _w(
                 "aloituslinjalla tai sen takana olevaa palloa saa pelata vain vallin tai linjan etupuolella olevan "
                 "pallon kautta",
@@ -453,7 +461,7 @@ _CLAUSES: tuple[Clause, ...] = (
                 "the cue ball must cross the head string or hit a ball in front of it",
             ),
             "cushion_behind": _w(
-                "vallin kautta lyötäessä käsipallon on osuttava valliin aloituslinjan etupuolella",
+                "vallin kautta lyötäessä lyöntipallon on osuttava valliin aloituslinjan etupuolella",
                 "played via a cushion, the cue ball must hit the cushion in front of the head string",
             ),
             "middle": _w(
@@ -648,7 +656,8 @@ _CLAUSES: tuple[Clause, ...] = (
         thresholds=("talonmies_foul_below",),
         wordings={
             "towards": _w(
-                "Lyöntipallo oli kiinni pallossa ja sitä lyötiin kohti ({angle:.0f}°): talonmies, virhe",
+                "Lyöntipallo oli kiinni toisessa pallossa, ja lyönti suuntautui kohti tätä palloa ({angle:.0f}°): "
+                "talonmies, virhe",
                 "Cue ball frozen to a ball and struck towards it ({angle:.0f}°): talonmies, a foul",
             )
         },

@@ -159,12 +159,16 @@ class _Judgement:
     def check_hand(self) -> None:
         hand = self.facts.hand
         assert hand is not None
-        for key in rules.hand_faults(hand):
+        faults = rules.hand_faults(hand)
+        for key in faults:
             fault = C["5"].say(key)
             if self.state.opening:
+                # decision (docs/CLAUSES.md): the fault is the break's (1.2), the rule broken is 5's: both cited
                 self.fouls.append(C["1.2"].item("break_fault", fault=fault))
             else:
                 self.fouls.append(C["5"].item("fault", fault=fault))
+        if faults and self.state.opening:
+            self.notes.append(C["5"].item("on_break"))
 
     # --- the called pot ----------------------------------------------------------------------------
 
@@ -186,8 +190,7 @@ class _Judgement:
                     called=pocket(call.pocket).text,
                 )
             return False
-        if self.fouls:
-            return False
+        # a foul does not end the reasons: every clause that voids the pot is cited, the route's too (issue 29)
         c = f.called
         before = len(self.notes)
         self.route(c)
@@ -212,7 +215,7 @@ class _Judgement:
         if voids:
             self.voided = True
             self.notes.extend(voids)
-        ok = len(self.notes) == before and not self.voided
+        ok = len(self.notes) == before and not self.voided and not self.fouls
         if ok and c.rattles:
             rattles = count(c.rattles, "haakiosuma", "haakiosumaa", "jaw rattle", "jaw rattles")
             self.notes.append(C["1.3"].item("rattles", rattles=rattles))
@@ -310,8 +313,11 @@ class _Judgement:
         has_nakki = call.konsti is None and bool(f.nakki)
         if call.konsti is Konsti.KYYTI and other_object:
             if before >= target - 5:
-                self.game_over = True
-                self.notes.append(C["3"].item("kyyti_55", kyyti_at=target - 5))
+                # REFERENCE 7 (3): the kyyti finish ends the game only when the stroke's points reach the target
+                # (a straight middle kaisa from hand, 5, scores nothing and can leave it short: play goes on)
+                self.game_over = after >= target
+                if self.game_over:
+                    self.notes.append(C["3"].item("kyyti_55", kyyti_at=target - 5))
                 return
             self.game_over = after >= target
             if self.game_over:
@@ -334,13 +340,16 @@ class _Judgement:
 
     def place_balls(self) -> tuple[Position, dict[BallId, Point], bool]:
         f, spec = self.facts, self.spec
+        down = [p.ball for p in f.pots] + list(f.off_table)
         if f.restored_by_referee or self.restore:
+            # 7j puts the balls back, but a white that dropped is its owner's in hand all the same (7a, 5:
+            # REFERENCE 5, the owner of a pocketed cue ball always gets it in hand)
+            self.new_in_hand.update(b for b in down if b.is_white)
             position = f.start
             for b in self.new_in_hand:
                 if b in position:
                     position = position.without(b)
             return position, {}, self.state.kaisa_off_centre
-        down = [p.ball for p in f.pots] + list(f.off_table)
         for b in down:
             if b.is_white:
                 self.new_in_hand.add(b)

@@ -143,7 +143,7 @@ class MarkerFacts:
                 ) from None
             except (KeyError, TypeError, ValueError, IndexError) as exc:
                 raise FormatError(
-                    f"marker entry field {name} is malformed ({exc}): {value!r}",
+                    f"marker entry field {name} is malformed ({exc}): {repr(value)[:80]}",
                     fi=f"Kirjauksen kohta ”{field_name(name).fi}” on väärän muotoinen.",
                 ) from None
         try:
@@ -202,11 +202,17 @@ class MarkerEntry(MarkerFacts):
         for b in named:
             if b not in self.start:
                 raise MarkerEntryError(f"{b.value} was not on the table at the stroke")
+        if (self.konsti_ball_frozen_to_cushion or self.konsti_pair_frozen) and (call is None or call.konsti is None):
+            # 7h and 8c are about the konsti ball the call names: a call with none has nothing they could be about
+            raise MarkerEntryError(
+                "a konsti ball frozen to a cushion (7h) or to the called ball (8c) needs a konsti call",
+                fi="Konstipallo kiinni vallissa (7h) tai pallossa (8c) voidaan kirjata vain konstimaalaukseen.",
+            )
         called = None
         if call is not None and (call.ball, call.pocket) in self.pots:
             called = CalledPotFacts(
                 route_ok=self.called_as_called,
-                route_problem=None if self.called_as_called else Text("kirjurin arvio", "the marker's judgement"),
+                route_problem=None if self.called_as_called else Text("kirjuri arvioi niin", "the kirjuri judged so"),
                 mankeli=self.mankeli,
                 frozen_short_of_haaki=self.frozen_short_of_haaki,
                 konsti_ball_frozen_to_cushion=self.konsti_ball_frozen_to_cushion,
@@ -266,10 +272,19 @@ def _pocket(value: object) -> PocketId:
     return PocketId(value)
 
 
+MAX_LISTED = 5
+"""The most balls a list of the entry names: the table has five balls."""
+
+
 def _balls(value: object) -> list[BallId]:
     if not isinstance(value, list):
         raise FormatError(
             f"a list of ball ids (W1 W2 R1 R2 K), not {value!r}", fi="luettelo palloista (W1 W2 R1 R2 K)."
+        )
+    if len(value) > MAX_LISTED:
+        raise FormatError(
+            f"a list of at most {MAX_LISTED} balls (the table has five), not {len(value)}",
+            fi=f"enintään {MAX_LISTED} palloa (pöydällä on viisi palloa), ei {len(value)}.",
         )
     return [_ball(b) for b in value]
 
@@ -319,6 +334,11 @@ def _pots(value: object) -> tuple[tuple[BallId, PocketId], ...]:
     if not isinstance(value, list) or not all(isinstance(p, list | tuple) and len(p) == 2 for p in value):
         raise FormatError(
             f'pots are [["ball", "pocket"], ...], not {value!r}', fi="jokaisesta pussiin menneestä pallo ja pussi."
+        )
+    if len(value) > MAX_LISTED:
+        raise FormatError(
+            f"at most {MAX_LISTED} balls dropped (the table has five), not {len(value)}",
+            fi=f"enintään {MAX_LISTED} palloa voi pudota (pöydällä on viisi palloa), ei {len(value)}.",
         )
     return tuple((_ball(b), _pocket(p)) for b, p in value)
 

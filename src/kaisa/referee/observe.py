@@ -693,7 +693,21 @@ def _hand_facts(
     seen = [p for e in log.events for b, p in e.positions.items() if b == cue]
     if cue in log.final:
         seen.append(log.final[cue])
-    crossed = any(p[1] > spec.head_string for p in seen) or (first_contact is not None and first_ball_in_front)
+    # 5: the cue ball crossed the head string if it was seen in front, met a ball in front, or met a cushion in
+    # front (a contact's own point, or a cushion lying wholly in front when the log gives no point: the same
+    # reading as "in front" above, so one log is never both crossed and not crossed)
+    rail_in_front = any(
+        (p[1] > spec.head_string)
+        if (p := log.events[c.index].positions.get(cue)) is not None
+        else bool(_wholly_in_front(c.cushion))
+        for c in lines[cue]
+        if c.cushion is not None
+    )
+    crossed = (
+        any(p[1] > spec.head_string for p in seen)
+        or rail_in_front
+        or (first_contact is not None and first_ball_in_front)
+    )
     return HandFacts(
         first_ball_in_front=first_ball_in_front,
         cushion_before_first_ball=bool(cushions_before),

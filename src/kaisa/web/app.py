@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -101,6 +101,7 @@ def create_app(store: Store, *, close_store: bool = False) -> FastAPI:
         description="Play Kaisa, the Finnish five-ball billiards game, against the computer or a friend, "
         "replay matches and study positions. Coordinates are metres, angles degrees (REFERENCE.md).",
         lifespan=lifespan,
+        dependencies=[Depends(schemas.whole_number_params)],  # every router's ids and offsets: digits only
     )
     app.state.service = service
 

@@ -370,6 +370,17 @@ class ClubService:
     def stroke(self, match_id: int, token: str | None, body: MarkedStrokeIn, key: str | None) -> ClubPlayed:
         call = None if body.call is None or not body.call.strip() else parse_call(body.call)
         with self._open(match_id, token) as session:
+            if key is None and body.stroke is None:
+                # neither says which stroke the entry is: sent twice, it would be recorded twice
+                raise ClubRequestError(
+                    "entry-unidentified",
+                    "Kirjauksesta puuttuu sekä tunniste (Idempotency-Key) että lyönnin numero: kumpikin kertoo, mikä "
+                    "lyönti kirjataan, ja ilman niitä kahdesti lähetetty kirjaus tallentuisi kahdesti. Lähetä "
+                    "kirjaus tunnisteen tai lyönnin numeron kanssa.",
+                    "The entry has neither an Idempotency-Key nor the stroke's number: either says which stroke it "
+                    "is, and without them an entry sent twice would be recorded twice. Send it with a key or the "
+                    "stroke's number.",
+                )
             seconds = self._seconds(session)
 
             def mark() -> Played:

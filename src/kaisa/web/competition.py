@@ -38,11 +38,20 @@ from kaisa.competition import (
     paper,
 )
 from kaisa.competition import placings as placing_mod
-from kaisa.competition.kaavio import interim_text
+from kaisa.competition.kaavio import MIN_PLAYERS, interim_text
 from kaisa.competition.kaisakaavio import from_xml, to_xml
-from kaisa.competition.model import PrizeSettings, Share, hand_reason
+from kaisa.competition.model import (
+    MAX_COMPETITION_NAME,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_TARGET,
+    MIN_TARGET,
+    PrizeSettings,
+    Share,
+    hand_reason,
+)
 from kaisa.competition.placings import RankingOptions
-from kaisa.competition.store import Change, CompetitionStore, StoredCompetition
+from kaisa.competition.store import Change, CompetitionStore, StoredCompetition, request_hash
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.game import IllegalActionError, MatchState
 from kaisa.model import BallId
@@ -83,8 +92,8 @@ CONFLICTS = {
     "not_drawn",
 }
 """Codes of refusals that do not fit the competition now (409); the others are bad input (422)."""
-Name = Annotated[str, Field(min_length=1, max_length=60)]
-Text = Annotated[str, Field(max_length=60)]
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+Text = Annotated[str, Field(max_length=MAX_NAME)]
 TableName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f]+$")]
 Points = Annotated[str, Field(max_length=6, description="a score as KaisaKaavio reads it: 60, 30v (won), 12h (lost)")]
 
@@ -144,16 +153,16 @@ class PrizesIn(schemas.Strict):
 
 
 class NewCompetition(schemas.Strict):
-    name: Annotated[str, Field(min_length=1, max_length=120, description="e.g. 'Viikkokisa 10.4.'")]
+    name: Annotated[str, Field(min_length=1, max_length=MAX_COMPETITION_NAME, description="e.g. 'Viikkokisa 10.4.'")]
     date: Annotated[str, Field(max_length=10, pattern=r"^(\d{4}-\d{2}-\d{2})?$", description="YYYY-MM-DD")] = ""
     club: Text = ""
     kind: KaavioType = Field(KaavioType.DOUBLE, description="the bracket type (KAAVIO 2)")
-    target: int = Field(60, ge=10, le=200, description="points to win a game")
+    target: int = Field(60, ge=MIN_TARGET, le=MAX_TARGET, description="points to win a game")
     placing: PlacingMode = Field(PlacingMode.POINTS, description="how places are decided at the end (KAAVIO 8)")
     seeding: Seeding = Seeding.NONE
     tables: list[TableName] = Field(min_length=1, max_length=40, description="the club's tables for the night")
     entry_fee: int = Field(0, ge=0, le=10000, description="euros a player; the pot is split at the end (KAAVIO 10)")
-    max_players: int = Field(128, ge=4, le=128)
+    max_players: int = Field(MAX_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
     prizes: PrizesIn = Field(default_factory=PrizesIn)
 
 
@@ -324,7 +333,9 @@ class CompetitionService:
             tv_url=f"/kaavio#/tv/{cid}",
         )
 
-    def _change(self, cid: int, token: str | None, act: Change, key: str | None) -> Changed:
+    def _change(self, cid: int, token: str | None, act: Change, key: str | None, request: str) -> Changed:
+        """Apply a director's change; ``request`` (:func:`_request`) is stored with its key, so the key sent
+        again with another request is refused (change-key-reused), not answered with the first answer."""
         self.competitions.check_token(cid, token)
 
         def run(k: Kaavio, markers: dict[str, str]) -> dict[str, Any]:
@@ -334,7 +345,7 @@ class CompetitionService:
                 raise refusal(error) from None
             return answer
 
-        changed = self.competitions.change(cid, run, key=key)
+        changed = self.competitions.change(cid, run, key=key, request=request)
         return Changed(competition=self._view(changed.competition, director=True), answer=changed.answer)
 
     def add_player(self, cid: int, token: str | None, body: PlayerIn, key: str | None) -> Changed:
@@ -342,13 +353,13 @@ class CompetitionService:
             p = k.add_player(body.name, body.club.strip(), body.seed)
             return {"player": p.to_json()}
 
-        return self._change(cid, token, act, key)
+        return self._change(cid, token, act, key, _request("players", body))
 
     def withdraw(self, cid: int, token: str | None, body: WithdrawIn, key: str | None) -> Changed:
         def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
             return {"player": k.withdraw(body.name, body.club.strip()).to_json()}
 
-        return self._change(cid, token, act, key)
+        return self._change(cid, token, act, key, _request("withdraw", body))
 
     def set_prizes(self, cid: int, token: str | None, body: PrizesIn, key: str | None) -> Changed:
         """The prize split's settings (and the entry fee), at any time: the split is shown once the night ends."""
@@ -359,21 +370,21 @@ class CompetitionService:
             k.settings = replace(k.settings, entry_fee=fee, prizes=prize_settings)
             return {"prizes": prize_settings.to_json(), "entry_fee": fee}
 
-        return self._change(cid, token, act, key)
+        return self._change(cid, token, act, key, _request("prizes", body))
 
     def draw(self, cid: int, token: str | None, body: DrawIn, key: str | None) -> Changed:
         def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
             k.draw(body.seed)
             return {"seed": k.draw_seed, "games": len(k.games)}
 
-        return self._change(cid, token, act, key)
+        return self._change(cid, token, act, key, _request("draw", body))
 
     def start(self, cid: int, token: str | None, number: int, body: StartIn, key: str | None) -> Changed:
         """Start a ready game on a table; with a marker, open the table's club match first (a club match is
         its own transaction: if the start is then refused, the match is deleted again)."""
         self.competitions.check_token(cid, token)
         if key is not None:
-            seen = self.competitions.answered(cid, key)
+            seen = self.competitions.answered(cid, key, _request("start", body, number))
             if seen is not None:
                 return Changed(competition=self._view(self.competitions.get(cid), director=True), answer=seen)
         stored = self.competitions.get(cid)
@@ -427,7 +438,7 @@ class CompetitionService:
             }
 
         try:
-            return self._change(cid, token, act, key)
+            return self._change(cid, token, act, key, _request("start", body, number))
         except BaseException:
             if match_id is not None:
                 self.store.delete_match(match_id)
@@ -454,14 +465,14 @@ class CompetitionService:
                 "interim": None if interim is None else {"fi": interim.fi, "en": interim.en},
             }
 
-        return self._change(cid, token, act, key)
+        return self._change(cid, token, act, key, _request("result", body, number))
 
     def pair(self, cid: int, token: str | None, body: PairIn, key: str | None) -> Changed:
         def act(k: Kaavio, _m: dict[str, str]) -> dict[str, Any]:
             g = k.pair_by_hand(body.players[0], body.players[1], body.reason)
             return {"game": g.number}
 
-        return self._change(cid, token, act, key)
+        return self._change(cid, token, act, key, _request("pair", body))
 
     # --- results from the club matches ----------------------------------------------------------------
 
@@ -700,6 +711,11 @@ def match_result(state: MatchState, target: int) -> dict[str, Any]:
         "longest1": state.longest_run.get(balls[0], 0),
         "longest2": state.longest_run.get(balls[1], 0),
     }
+
+
+def _request(what: str, body: BaseModel, number: int | None = None) -> str:
+    """The hash of a director's change request: what it is, the game it names and its body."""
+    return request_hash(what, number=number, body=body.model_dump(mode="json"))
 
 
 def event_label(cid: int, settings: Settings) -> str:

@@ -17,6 +17,8 @@ import types
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -29,6 +31,7 @@ from pydantic import (
 )
 
 from kaisa import session
+from kaisa.errors import ErrorText, KaisaError
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED, shown_value
 from kaisa.players.kinds import KINDS
 
@@ -61,34 +64,95 @@ SearchLevel = Annotated[
 Language = Literal["fi", "en"]
 
 
-def _number_kinds(annotation: Any) -> set[type]:
-    """The number types a field takes (int, float), looking through Optional, unions and Annotated."""
-    if annotation in (int, float):
-        return {annotation}
+CONTROL = {chr(c) for c in range(32)} - {"\t", "\n", "\r"} | {"\x7f"}
+"""Characters no text of a request may hold (a NUL byte, the other control characters): a name or an event
+with them cannot be shown, printed or stored as it was sent."""
+
+
+def _shown(value: object) -> str:
+    return json.dumps(value) if isinstance(value, bool) or value is None else shown_value(value)
+
+
+def _kinds(annotation: Any) -> list[Any]:
+    """The alternatives a field's type allows, looking through Annotated and unions (``None`` dropped)."""
     if typing.get_origin(annotation) is Annotated:
-        return _number_kinds(typing.get_args(annotation)[0])
+        return _kinds(typing.get_args(annotation)[0])
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        return set().union(*(_number_kinds(a) for a in typing.get_args(annotation)))
-    return set()
+        return [k for a in typing.get_args(annotation) for k in _kinds(a) if k is not type(None)]
+    return [annotation]
+
+
+class JsonTypeError(KaisaError):
+    """A value of the wrong JSON type or with control characters, said in Finnish and English."""
+
+    code = "invalid-request"
+    kind = ErrorText("Pyynnön arvo on väärää tyyppiä.", "A value of the request is of the wrong type.")
+
+    def __init__(self, en: str, fi: str) -> None:
+        super().__init__(en)
+        self.text = ErrorText(fi, en[:1].upper() + en[1:] + ".")
+
+
+def _not_number(value: object) -> JsonTypeError:
+    what = "totuusarvo" if isinstance(value, bool) else "tekstiä" if isinstance(value, str) else "luku"
+    return JsonTypeError(f"a number, not {_shown(value)}", f"arvon on oltava luku, ei {what}.")
+
+
+def check_json_types(annotation: Any, value: Any) -> None:
+    """Refuse what pydantic's lax mode would read as something else, at any depth of a body: ``true`` or
+    ``1.0`` for a whole number (``"expect": [true, 2]``), a number for ``true``/``false`` (``"percent": 1``,
+    ``"marker": 1``), ``true`` for a choice of numbers (``"lag_winner": true``), and text with control
+    characters (a NUL byte in a name). One check for every body of every router (:class:`Strict`)."""
+    if value is None:
+        return
+    kinds = _kinds(annotation)
+    scalar = {k for k in kinds if k in (int, float, bool)}
+    literals = [v for k in kinds if typing.get_origin(k) is Literal for v in typing.get_args(k)]
+    numbers = bool(scalar & {int, float}) or any(isinstance(v, int) and not isinstance(v, bool) for v in literals)
+    if isinstance(value, str):
+        if any(ch in CONTROL for ch in value):
+            raise JsonTypeError(
+                "text without control characters (such as a NUL byte)",
+                "tekstissä ei saa olla ohjausmerkkejä (kuten NUL-merkkiä).",
+            )
+        if numbers and str not in kinds and not any(isinstance(v, str) for v in literals):
+            raise _not_number(value)
+        return
+    if isinstance(value, list | tuple):
+        containers = [k for k in kinds if typing.get_origin(k) in (tuple, list)]
+        for kind in containers[:1]:
+            args = [a for a in typing.get_args(kind) if a is not Ellipsis]
+            for i, item in enumerate(value):
+                if args:
+                    check_json_types(args[min(i, len(args) - 1)], item)
+        return
+    if isinstance(value, dict):
+        return
+    if bool in scalar and not isinstance(value, bool) and not numbers:
+        raise JsonTypeError(
+            f"true or false, not {_shown(value)}", "arvon on oltava kyllä tai ei (true tai false), ei luku."
+        )
+    if isinstance(value, bool):
+        if numbers and bool not in scalar and not any(isinstance(v, bool) for v in literals):
+            raise _not_number(value)
+        return
+    if scalar == {int} and isinstance(value, float):
+        raise JsonTypeError(f"a whole number, not {_shown(value)}", "arvon on oltava kokonaisluku, ei desimaaliluku.")
 
 
 class Strict(BaseModel):
-    """A request body: unknown fields are refused, and a number must be a JSON number. Pydantic's lax mode
-    would take ``true`` as 1, ``1.0`` as a whole number and ``"1"`` as a number."""
+    """A request body: unknown fields are refused, a number must be a JSON number, ``true``/``false`` must be
+    JSON booleans and text holds no control characters, in every field at every depth (:func:`check_json_types`).
+    Pydantic's lax mode would take ``true`` as 1, ``1.0`` as a whole number, ``"1"`` as a number and 1 as
+    ``true``."""
 
     model_config = ConfigDict(extra="forbid")
 
     @field_validator("*", mode="before")
     @classmethod
-    def _numbers_are_numbers(cls, value: Any, info: ValidationInfo) -> Any:
-        kinds = _number_kinds(cls.model_fields[info.field_name].annotation) if info.field_name else set()
-        if value is None or not kinds:
-            return value
-        shown = json.dumps(value) if isinstance(value, bool) else shown_value(value)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValueError(f"a number, not {shown}")
-        if kinds == {int} and not isinstance(value, int):
-            raise ValueError(f"a whole number, not {shown}")
+    def _json_types(cls, value: Any, info: ValidationInfo) -> Any:
+        if info.field_name:
+            check_json_types(cls.model_fields[info.field_name].annotation, value)
         return value
 
 
@@ -358,3 +422,43 @@ class ErrorOut(BaseModel):
     en: str = ""
     """The error for people, in English."""
     errors: list[FieldError] = []
+
+
+MAX_NUMBER_DIGITS = 18
+"""The most digits of a whole number in a path or query (a match's or competition's id, an offset): any larger
+would not fit the database's 64-bit integers."""
+
+
+def whole_number_params(request: Request) -> None:
+    """Every whole number of a request's path and query (ids, game numbers, offsets) written as digits only, a
+    query's at most :data:`MAX_NUMBER_DIGITS`: ``1.0``, ``+1`` or a 19-digit offset is refused (422) before any
+    router reads it. One check for every route of every router (the app's dependency), not one per endpoint."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None:
+        return
+    errors = []
+    for section, fields, given in (
+        ("path", dependant.path_params, request.path_params),
+        ("query", dependant.query_params, request.query_params),
+    ):
+        for field in fields:
+            raw = given.get(field.alias)
+            if raw is None or int not in _kinds(field.field_info.annotation):
+                continue
+            text = str(raw)
+            # a path's id too long for the database is simply not stored (404); a query's number is a bound
+            longest = MAX_NUMBER_DIGITS if section == "query" else len(text)
+            if not (text.isascii() and text.isdigit() and len(text) <= longest):
+                errors.append(
+                    {
+                        "type": "whole_number",
+                        "loc": (section, field.alias),
+                        "msg": f"Input should be a whole number written with the digits 0-9 "
+                        f"(at most {MAX_NUMBER_DIGITS} of them)",
+                        "input": text[:40],
+                        "ctx": {"digits": MAX_NUMBER_DIGITS},
+                    }
+                )
+    if errors:
+        raise RequestValidationError(errors)
