@@ -189,6 +189,48 @@ def test_ctrl_c_saves_the_match_and_says_how_to_resume_it(tmp_path: Path) -> Non
         assert info.players == (PlayerInfo("club 1", "club"), PlayerInfo("club 2", "club"))
 
 
+def _actions(path: Path) -> int:
+    try:
+        with sqlite3.connect(path) as connection:
+            return int(connection.execute("select count(*) from actions").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def test_ctrl_c_at_the_terminal_reaches_the_search_workers_too_and_the_match_ends_in_one_line(tmp_path: Path) -> None:
+    """issue 29 (11): a terminal's Ctrl+C goes to the whole process group, the search's worker processes too:
+    each printed a KeyboardInterrupt traceback, or the pool broke under the match. SIGINT is sent to the group
+    of a real ``kaisa match`` whose club player searches on its workers."""
+    path = tmp_path / "k.sqlite3"
+    process = subprocess.Popen(
+        [KAISA, "match", "--p1", "club", "--p2", "club", "--db", f"sqlite:///{path}", "--seed", "4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "80", "NO_COLOR": "1"},
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and process.poll() is None and _actions(path) < 4:
+        time.sleep(0.2)
+    assert _actions(path) >= 4, "the match recorded no actions in time"
+    time.sleep(0.3)  # into the next decision: the workers are searching
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert err.splitlines() == ["interrupted: saved as match 1, resume with kaisa match --resume 1"], err
+    gone = time.monotonic() + 10
+    while time.monotonic() < gone:  # the workers were shut down with the match, none is left behind
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("a search worker outlived the interrupted match")
+
+
 def test_simulate_and_table_draw_pictures(tmp_path: Path) -> None:
     examples = Path(__file__).resolve().parents[2] / "examples"
     shot, table = tmp_path / "shot.png", tmp_path / "table.png"

@@ -17,6 +17,7 @@ these numbers.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -204,6 +205,8 @@ def regret_at(args: tuple[int, Position, int]) -> RegretSample:
 class RegretResult:
     samples: tuple[RegretSample, ...]
     seconds: float
+    load: tuple[float, float] = (0.0, 0.0)
+    """The machine's 1-minute load average when the measurement started and when it ended."""
 
     def _mean(self, keep: Callable[[RegretSample], bool]) -> tuple[float | None, float | None, int]:
         values = [s.regret for s in self.samples if keep(s)]
@@ -305,6 +308,7 @@ class RegretResult:
             "gain": self.gain[0],
             "gain_se": self.gain[1],
             "seconds": self.seconds,
+            "load": list(self.load),
             "samples": [asdict(s) for s in self.samples],
         }
 
@@ -316,6 +320,7 @@ def regret_benchmark(
     done by then is the result); ``workers`` processes each take whole positions."""
     cases = [(i, p, seed) for i, p in enumerate(layouts(positions, seed))]
     done: list[RegretSample] = []
+    load = _load()
     start = time.perf_counter()
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"))
     try:
@@ -336,7 +341,15 @@ def regret_benchmark(
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:  # a position still being searched when the budget ran out
             process.terminate()
-    return RegretResult(tuple(done), time.perf_counter() - start)
+    return RegretResult(tuple(done), time.perf_counter() - start, (load, _load()))
+
+
+def _load() -> float:
+    """The 1-minute load average (0 where the system does not say): decision times depend on it."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return 0.0
 
 
 def _mean_se(values: list[float]) -> tuple[float | None, float | None, int]:
@@ -352,6 +365,11 @@ def _mean_se(values: list[float]) -> tuple[float | None, float | None, int]:
 class DecisionTimes:
     label: str
     seconds: tuple[float, ...]
+    load: tuple[float, float] = (0.0, 0.0)
+    """The machine's 1-minute load average before and after this configuration's decisions."""
+    cpu: float = 0.0
+    """Processor seconds per decision, the main process's and its workers' (a warm-up decision included):
+    unlike the wall-clock seconds, hardly moved by the other processes on the machine."""
 
     @property
     def median(self) -> float:
@@ -362,7 +380,14 @@ class DecisionTimes:
         return float(np.quantile(self.seconds, 0.9))
 
     def to_json(self) -> dict[str, object]:
-        return {"label": self.label, "median": self.median, "p90": self.p90, "seconds": list(self.seconds)}
+        return {
+            "label": self.label,
+            "median": self.median,
+            "p90": self.p90,
+            "load": list(self.load),
+            "cpu": self.cpu,
+            "seconds": list(self.seconds),
+        }
 
 
 NOW, ONE_WORKER = "now, 2 workers", "now, 1 worker"
@@ -375,10 +400,15 @@ DECISION_LABELS = (NOW, ONE_WORKER, BEFORE_KAISA, BEFORE_FAST, BEFORE_STOCK)
 """The configurations :func:`decision_times` times: the master now, with 2 and 1 worker processes, and the
 master as issue 26 found it (:func:`master_before_26`) on each engine, 2 workers."""
 
+ON_KAISA_ENGINE = (NOW, ONE_WORKER, BEFORE_KAISA)
+"""The configurations that need no pooltool (``kaisa bench master`` without ``--pooltool``)."""
 
-def decision_times(positions: int, seed: int = 2014, console: Console | None = None) -> list[DecisionTimes]:
-    """The master on the same seeded layouts in each of :data:`DECISION_LABELS`; each configuration decides
-    every layout, in turn."""
+
+def decision_times(
+    positions: int, seed: int = 2014, console: Console | None = None, labels: tuple[str, ...] = DECISION_LABELS
+) -> list[DecisionTimes]:
+    """The master on the same seeded layouts in each of ``labels`` (of :data:`DECISION_LABELS`, the first of
+    them the yardstick of the report's ratios); each configuration decides every layout, in turn."""
     from kaisa.players.search import SearchPlayer, close_pool
     from kaisa.referee import GameState
 
@@ -394,35 +424,48 @@ def decision_times(positions: int, seed: int = 2014, console: Console | None = N
         else:
             reference.use_kaisa_engine()
 
-    times: dict[str, list[float]] = {label: [] for label in DECISION_LABELS}
+    times: dict[str, list[float]] = {label: [] for label in labels}
+    loads: dict[str, tuple[float, float]] = {}
+    cpu: dict[str, float] = {}
     try:
         with Progress(console=console, transient=True) as progress:
-            task = progress.add_task("master decisions", total=positions * len(DECISION_LABELS))
-            for label in DECISION_LABELS:
+            task = progress.add_task("master decisions", total=positions * len(labels))
+            for label in labels:
                 with master_before_26() if label not in (NOW, ONE_WORKER) else nullcontext():
                     configure(label)
+                    used = _cpu()
                     player = SearchPlayer("master", seed=seed, parallel=label != ONE_WORKER)
                     player.decide(cases[0], game)  # forks the workers before timing
+                    load = _load()
                     for i, position in enumerate(cases):
                         t0 = time.perf_counter()
                         player.decide(position, game, stroke_index=i)
                         times[label].append(time.perf_counter() - t0)
                         progress.advance(task)
-                    close_pool()
+                    loads[label] = (load, _load())
+                    close_pool()  # joins the workers: their processor time is counted now
+                    cpu[label] = (_cpu() - used) / (len(cases) + 1)
     finally:
         configure(NOW)
         close_pool()
-    return [DecisionTimes(label, tuple(times[label])) for label in DECISION_LABELS]
+    return [DecisionTimes(label, tuple(times[label]), loads[label], cpu[label]) for label in labels]
+
+
+def _cpu() -> float:
+    """Processor seconds of this process and of its children that have ended."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def print_master_report(times: list[DecisionTimes], regret: RegretResult | None, console: Console) -> None:
     if times:
         table = Table(title="Master decisions (seeded 5-ball layouts)", title_justify="left")
-        for column in ("", "median s", "p90 s", "median v now"):
+        for column in ("", "median s", "p90 s", "median v now", "CPU s", "load"):
             table.add_column(column, justify="right" if column else "left")
         now = times[0].median
         for t in times:
-            table.add_row(t.label, f"{t.median:.2f}", f"{t.p90:.2f}", f"{t.median / now:.2f}x")
+            load = f"{t.load[0]:.1f}-{t.load[1]:.1f}"
+            table.add_row(t.label, f"{t.median:.2f}", f"{t.p90:.2f}", f"{t.median / now:.2f}x", f"{t.cpu:.2f}", load)
         console.print(table)
     if regret is None:
         return
@@ -459,3 +502,7 @@ def print_master_report(times: list[DecisionTimes], regret: RegretResult | None,
     )
     previous, previous_se, _ = regret.previous
     console.print(f"the previous session's master, the same: {number(previous)} (SE {number(previous_se)})")
+    console.print(
+        f"[dim]regret measured in {regret.seconds:.0f} s, load average {regret.load[0]:.1f} at the start, "
+        f"{regret.load[1]:.1f} at the end[/]"
+    )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import stat
 import threading
 import time
@@ -149,17 +150,40 @@ def _pool() -> Executor:
     if _POOL is None:
         workers = max(1, min(2, os.cpu_count() or 1))
         if os.name == "posix":
-            _POOL = ProcessPoolExecutor(
+            pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=get_context("fork"), initializer=_worker_start, initargs=(os.getpid(),)
             )
+            # Ctrl+C is held back while the workers are forked (a forking pool starts them all at its first
+            # task) and until each has chosen to ignore it: one arriving in between would end a worker with a
+            # traceback; the main process gets it as soon as the workers are started
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                pool.submit(int)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            _POOL = pool
         else:
-            _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+            _POOL = ProcessPoolExecutor(
+                max_workers=workers, mp_context=get_context("spawn"), initializer=_ignore_interrupt
+            )
     return _POOL
 
 
+def _ignore_interrupt() -> None:
+    """In a worker: Ctrl+C is the main process's to handle (see :func:`_worker_start`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _worker_start(parent: int) -> None:
-    """In a forked worker: close the inherited sockets (the pool talks over pipes) and leave when the parent
-    has gone, instead of waiting for work forever as an orphan."""
+    """In a forked worker: ignore Ctrl+C, close the inherited sockets (the pool talks over pipes) and leave
+    when the parent has gone, instead of waiting for work forever as an orphan.
+
+    A terminal's Ctrl+C goes to its whole process group, the workers too: each printed a KeyboardInterrupt
+    traceback and the pool broke under the main process (issue 29). The main process alone handles it (saves
+    the match, says so in one line) and shuts the workers down (:func:`close_pool`)."""
+    _ignore_interrupt()
     for name in os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []:
         fd = int(name)
         try:
@@ -692,9 +716,11 @@ def advise(
 
 
 def close_pool() -> None:
+    """Shut the worker processes down: the work not yet started is dropped (after Ctrl+C the rest of an
+    interrupted decision is not wanted), the tasks under way finish and the workers exit."""
     global _POOL
     if _POOL is not None:
-        _POOL.shutdown()
+        _POOL.shutdown(cancel_futures=True)
         _POOL = None
 
 
