@@ -76,7 +76,13 @@ BEFORE_26 = Level(
 )
 """The master's level as issue 26 found it (``kaisa.players.levels`` at commit 5fef489)."""
 
-BEFORE_26_SEARCH = {"REFINE_TOP": 2, "REFINE_SAMPLES": 20, "SAFETY_RECHECK": 12, "PLAY_PARTS": 1}
+BEFORE_26_SEARCH = {
+    "REFINE_TOP": 2,
+    "REFINE_SAMPLES": 20,
+    "REFINE_MARGIN": 1.5,
+    "SAFETY_RECHECK": 12,
+    "PLAY_PARTS": 1,
+}
 """The search's constants that issue 26 changed, as it found them (``kaisa.players.search`` at 5fef489;
 one part per evaluation is the search as it was, bit for bit)."""
 

@@ -76,8 +76,9 @@ LEVELS: dict[str, Level] = {
         placements=6,
         position_weight=0.5,
     ),
-    # Issue 26 spent Kaisa's engine's speed on the master: 10 candidates (6 before), 6 evaluated windows (3),
-    # 32 plays each (20) and 9 per screened safety (6); the old level is kaisa.bench.master.BEFORE_26.
+    # Issue 26: 10 candidates (6 before; a window scan is cheap, a noisy play is not: the position it leaves
+    # is valued by the shot generator); the plays went to the second look (kaisa.players.search). The level
+    # before is kaisa.bench.master.BEFORE_26.
     "master": Level(
         name="master",
         noise=1.0,
@@ -85,13 +86,13 @@ LEVELS: dict[str, Level] = {
         candidates=10,
         scan_half_width=0.8,
         scan_step=0.08,
-        samples=32,
+        samples=20,
         speeds=(0.75, 1.1),
-        evaluate=6,
+        evaluate=3,
         placements=9,
         position_weight=1.0,
         reply_kinds=KINDS,
         safety_below=1.0,
-        safety_samples=9,
+        safety_samples=6,
     ),
 }

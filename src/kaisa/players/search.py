@@ -69,11 +69,11 @@ COARSE_FIRST = True
 """Whether the window scan tries every other direction first (see :func:`find_window`); False scans every
 direction of the grid, as the search did before (kept for the benchmark's side-by-side measurement)."""
 
-REFINE_TOP = 3
+REFINE_TOP = 2
 """How many of the best evaluated windows may get the second, deeper look (:data:`REFINE_SAMPLES` more noisy
 plays each) before the search chooses; 0 chooses on the first pass, as the search did before. 2 until issue 26."""
 
-REFINE_SAMPLES = 32
+REFINE_SAMPLES = 44
 """Noisy plays added to each of the :data:`REFINE_TOP` best windows by the second look: with the master's
 first pass of 32 the choice between close contenders rests on 64 plays each (20 and 20 until issue 26, whose
 engine paid for more: the regret's layouts, screened against a fixed deeper search, measured in
@@ -83,7 +83,7 @@ master's candidates every time, and mostly among its evaluated windows). 12 and 
 seeded layouts, stratified draws, 20 and 20 cost 12% more simulations and cut the regret by 0.028 points per
 shot (paired SE 0.032)."""
 
-REFINE_MARGIN = 1.5
+REFINE_MARGIN = 2.0
 """The second look is taken only when the two best first-pass scores are closer than this (points): a score
 from 12 independent plays erred by about a point (20 stratified plays err less), so a wider gap is seldom
 reversed by more plays, and about a third of the decisions skip the second look's simulations."""
