@@ -94,8 +94,9 @@ def bench_master(
         ensure_reference()
     ensure_physics_ready()
     times = decision_times(positions, seed, console, DECISION_LABELS if pooltool else ON_KAISA_ENGINE)
+    print_master_report(times, None, console)  # before the long part
     regret = regret_benchmark(regret_positions, seed, budget, console) if regret_positions else None
-    print_master_report(times, regret, console)
+    print_master_report([], regret, console)
     if json_file is not None:
         figures = {"decisions": [t.to_json() for t in times], "regret": None if regret is None else regret.to_json()}
         try:
