@@ -142,6 +142,28 @@ def test_bench_physics_prints_the_ratio():
     assert "Kaisa's engine" in result.output
 
 
+@pytest.mark.slow
+def test_bench_master_times_the_master_beside_the_master_before_issue_26(tmp_path: Path) -> None:
+    """kaisa bench master: the master now (2 workers, 1) and as issue 26 found it, on the same layouts in one
+    run, each with its processor seconds and the load average; no regret asked for, none measured."""
+    out = tmp_path / "master.json"
+    result = invoke("bench", "master", "--positions", "1", "--regret-positions", "0", "--json", str(out))
+    assert result.exit_code == 0, result.output
+    assert "Master decisions" in result.output
+    assert "now, 2 workers" in result.output
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    assert [d["label"] for d in figures["decisions"]] == [
+        "now, 2 workers",
+        "now, 1 worker",
+        "before issue 26's changes, on Kaisa's engine",
+    ]
+    assert all(d["cpu"] > 0 and len(d["seconds"]) == 1 and len(d["load"]) == 2 for d in figures["decisions"])
+    assert figures["regret"] is None
+    refused = invoke("bench", "master", "--regret-positions", "0", "--json", str(tmp_path / "no" / "m.json"))
+    assert refused.exit_code == 2
+    assert "does not exist" in refused.output
+
+
 def test_version_and_help():
     assert "kaisa 0.1.0" in invoke("--version").output
     assert "simulate" in invoke("--help").output

@@ -189,6 +189,68 @@ def test_ctrl_c_saves_the_match_and_says_how_to_resume_it(tmp_path: Path) -> Non
         assert info.players == (PlayerInfo("club 1", "club"), PlayerInfo("club 2", "club"))
 
 
+def _actions(path: Path) -> int:
+    try:
+        with sqlite3.connect(path) as connection:
+            return int(connection.execute("select count(*) from actions").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def _workers_waiting(pid: int) -> bool:
+    """Whether ``pid`` has child processes (the search's workers) and all of them are asleep, waiting for work."""
+    children: list[str] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            children += (task / "children").read_text().split()
+        except OSError:
+            continue
+    states = []
+    for child in children:
+        try:
+            states.append(Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0])
+        except OSError:
+            return False
+    return bool(states) and all(state == "S" for state in states)
+
+
+def test_ctrl_c_at_the_terminal_reaches_the_search_workers_too_and_the_match_ends_in_one_line(tmp_path: Path) -> None:
+    """issue 29 (11): a terminal's Ctrl+C goes to the whole process group, the search's worker processes too: a
+    worker waiting for work printed a KeyboardInterrupt traceback, or the pool broke under the match. SIGINT is
+    sent to the group of a real ``kaisa match`` while its club player's workers wait (the baseline's turn)."""
+    if not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists():
+        pytest.skip("finding the workers needs Linux's /proc/PID/task/TID/children")
+    path = tmp_path / "k.sqlite3"
+    process = subprocess.Popen(
+        [KAISA, "match", "--p1", "baseline", "--p2", "club", "--db", f"sqlite:///{path}", "--seed", "4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "80", "NO_COLOR": "1"},
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 240
+    waiting = 0
+    while time.monotonic() < deadline and process.poll() is None and waiting < 5:
+        waiting = waiting + 1 if _actions(path) >= 4 and _workers_waiting(process.pid) else 0
+        time.sleep(0.02)
+    assert waiting == 5, "the club player's workers were never seen waiting"
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert err.splitlines() == ["interrupted: saved as match 1, resume with kaisa match --resume 1"], err
+    gone = time.monotonic() + 10
+    while time.monotonic() < gone:  # the workers were shut down with the match, none is left behind
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("a search worker outlived the interrupted match")
+
+
 def test_simulate_and_table_draw_pictures(tmp_path: Path) -> None:
     examples = Path(__file__).resolve().parents[2] / "examples"
     shot, table = tmp_path / "shot.png", tmp_path / "table.png"

@@ -224,8 +224,8 @@ def test_the_second_look_pools_the_best_windows_plays_and_leaves_the_rest_at_the
     game = GameState()
     player = SearchPlayer("master", seed=5, parallel=False)
     ranked = player.evaluate(position, game)
-    assert len(ranked) == LEVELS["master"].evaluate > REFINE_TOP  # two windows refined, one not
     found = sorted(player.windows(position, game, OFFICIAL), key=lambda w: (-w.width, w.candidate.difficulty))
+    assert len(ranked) == min(LEVELS["master"].evaluate, len(found)) > REFINE_TOP  # some refined, some not
     samples = LEVELS["master"].samples
     first = {
         i: player._play(
@@ -311,3 +311,51 @@ def test_the_chosen_safety_is_scored_by_fresh_plays_not_by_the_luck_it_was_chose
     assert rechecked.stroke == chosen.stroke
     assert rechecked.score != chosen.score  # new draws
     assert round(rechecked.p_foul * search.SAFETY_RECHECK, 9).is_integer()  # scored over the fresh plays
+
+
+def test_an_evaluation_played_in_parts_is_the_evaluation_played_whole(monkeypatch):
+    """search.PLAY_PARTS: the noisy plays of an evaluation are cut into slices of the same draws, played as
+    separate tasks and added up in order; the result is the same plays, scored the same (up to the order of
+    the additions), whatever the number of parts."""
+    from kaisa.players import search
+    from kaisa.players.search import _parts, _Play
+
+    position = random_layout(np.random.default_rng(12))
+    game = GameState()
+    player = SearchPlayer("master", seed=5, parallel=False)
+    candidate = generate(position, game, kinds=("direct",))[0]
+    play = _Play(candidate.stroke, candidate.call, candidate.kind, 0.1, 100, 9)
+    evaluations = {}
+    for parts in (1, 2, 4):
+        monkeypatch.setattr(search, "PLAY_PARTS", parts)
+        assert [b - a for a, b in _parts(play)] == [9 * (k + 1) // parts - 9 * k // parts for k in range(parts)]
+        before = search.simulations()
+        evaluations[parts] = player._play(play, position, game, OFFICIAL, 3)
+        assert search.simulations() - before == 9
+    whole = evaluations[1]
+    for parts in (2, 4):
+        split = evaluations[parts]
+        assert (split.p_pot, split.p_foul, split.p_win) == (whole.p_pot, whole.p_foul, whole.p_win)
+        assert split.score == pytest.approx(whole.score, abs=1e-12)
+        assert split.position_value == pytest.approx(whole.position_value, abs=1e-12)
+    assert [b - a for a, b in _parts(replace(play, samples=0))] == [1]  # played once, as aimed
+
+
+def test_the_bench_restores_the_master_after_playing_it_as_issue_26_found_it():
+    """kaisa.bench.master.master_before_26 and previous_master swap the master's level and the search's
+    constants for the duration of a ``with`` and put them back; the deep search is defined from a level."""
+    from kaisa.bench.master import BEFORE_26, BEFORE_26_SEARCH, deep_level, master_before_26, previous_master
+    from kaisa.players import search
+
+    now = LEVELS["master"], {name: getattr(search, name) for name in BEFORE_26_SEARCH}, search.STRATIFIED
+    with master_before_26():
+        assert LEVELS["master"] == BEFORE_26
+        assert {name: getattr(search, name) for name in BEFORE_26_SEARCH} == BEFORE_26_SEARCH
+        with previous_master():
+            assert LEVELS["master"].samples == 12
+            assert not search.STRATIFIED
+        assert LEVELS["master"] == BEFORE_26
+    assert (LEVELS["master"], {name: getattr(search, name) for name in BEFORE_26_SEARCH}, search.STRATIFIED) == now
+    deep = deep_level(BEFORE_26)
+    assert (deep.candidates, deep.samples, deep.evaluate) == (12, 100, 9)
+    assert deep_level().samples == 5 * LEVELS["master"].samples

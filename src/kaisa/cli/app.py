@@ -80,6 +80,7 @@ bench_app.command("web")(bench.bench_web)
 bench_app.command("streams")(bench.bench_streams)
 bench_app.command("env")(bench.bench_env)
 bench_app.command("ai")(bench.bench_ai)
+bench_app.command("master")(bench.bench_master)
 bench_app.command("kaavio")(kaavio.bench_kaavio)
 bench_app.command("records")(records.bench_records_command)
 

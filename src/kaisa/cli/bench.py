@@ -57,6 +57,55 @@ def bench_all(
         console.print(f"[dim]figures written to {json_file}[/]")
 
 
+def bench_master(
+    positions: Annotated[
+        int, typer.Option("--positions", min=1, max=10_000, help="Seeded layouts each configuration decides, timed.")
+    ] = 20,
+    regret_positions: Annotated[
+        int, typer.Option("--regret-positions", min=0, max=10_000, help="Seeded layouts for the regret (0: none).")
+    ] = 200,
+    budget: Annotated[
+        float, typer.Option("--budget", min=1.0, help="Seconds at most for the regret (what is done counts).")
+    ] = 7200.0,
+    pooltool: Annotated[
+        bool,
+        typer.Option(
+            "--pooltool", help="Also time the master before issue 26 on pooltool (fast layer and stock; slow)."
+        ),
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the layouts and the players.")] = 2014,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Also write the figures to this JSON file.")] = None,
+) -> None:
+    """The master now beside the master as issue 26 found it (BEFORE_26), in one run: the median decision time
+    on 2 workers and 1, and the regret against a five times deeper search of each (with the load average)."""
+    import json
+
+    from kaisa.bench.master import (
+        DECISION_LABELS,
+        ON_KAISA_ENGINE,
+        decision_times,
+        print_master_report,
+        regret_benchmark,
+    )
+
+    if json_file is not None and not json_file.parent.is_dir():
+        fail(f"--json {json_file}: the folder {json_file.parent} does not exist")
+    if pooltool:
+        ensure_reference()
+    ensure_physics_ready()
+    times = decision_times(positions, seed, console, DECISION_LABELS if pooltool else ON_KAISA_ENGINE)
+    print_master_report(times, None, console)  # before the long part
+    regret = regret_benchmark(regret_positions, seed, budget, console) if regret_positions else None
+    print_master_report([], regret, console)
+    if json_file is not None:
+        figures = {"decisions": [t.to_json() for t in times], "regret": None if regret is None else regret.to_json()}
+        try:
+            json_file.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write {json_file}: {exc.strerror or exc}")
+        console.print(f"[dim]figures written to {json_file}[/]")
+
+
 def bench_physics(
     strokes: Annotated[int, typer.Option("--strokes", min=10, max=100_000, help="Strokes per side.")] = 300,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the stroke set.")] = 2014,

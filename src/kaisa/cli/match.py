@@ -6,6 +6,7 @@ the command says which match it saved and how to resume it (``kaisa match --resu
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -140,8 +141,12 @@ def match_command(
         if not console.is_terminal:
             console.print()  # rich's last frame to a pipe or a file ends without a newline
     except (KeyboardInterrupt, BrokenProcessPool):
-        # Ctrl+C reaches the computer player's search workers too: the pool breaks in the main process before (or
-        # instead of) its KeyboardInterrupt, and the match is saved all the same
+        # the search's workers ignore Ctrl+C (this process shuts them down here); were their pool broken all the
+        # same (a worker killed), the match is saved as for Ctrl+C
+        if "kaisa.players.search" in sys.modules:
+            from kaisa.players.search import close_pool
+
+            close_pool()
         if match_id is not None:
             if record is not None:
                 _write_record(sessions.store.resume(match_id), record, tags)

@@ -76,11 +76,14 @@ LEVELS: dict[str, Level] = {
         placements=6,
         position_weight=0.5,
     ),
+    # Issue 26: 10 candidates (6 before; a window scan is cheap, a noisy play is not: the position it leaves
+    # is valued by the shot generator); the plays went to the second look (kaisa.players.search). The level
+    # before is kaisa.bench.master.BEFORE_26.
     "master": Level(
         name="master",
         noise=1.0,
         kinds=KINDS,
-        candidates=6,
+        candidates=10,
         scan_half_width=0.8,
         scan_step=0.08,
         samples=20,

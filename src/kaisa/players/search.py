@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import stat
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from multiprocessing import get_context
 from statistics import NormalDist
 from typing import Any
@@ -50,11 +52,11 @@ from kaisa.table import OFFICIAL, Point, TableSpec
 SAFETY_SCREEN = 3
 """How many of the noiselessly best safeties are played again with noise."""
 
-SAFETY_RECHECK = 12
+SAFETY_RECHECK = 20
 """Fresh noisy plays of the chosen safety, whose score is then compared with the best pot's (0: compare the
 score it was chosen by, as the search did before). Chosen as the best of :data:`SAFETY_SCREEN` noisy scores,
 that score is the luckiest of them: over 200 seeded layouts, 12 of the 24 where either search played safe were
-the master playing safe where a five times deeper search potted, half of all the regret."""
+the master playing safe where a five times deeper search potted, half of all the regret. 12 until issue 26."""
 
 REPLY_SPREAD = 1.5
 """The spread of a next shot's direction error, in multiples of the direction noise: a geometric aim also
@@ -69,17 +71,19 @@ direction of the grid, as the search did before (kept for the benchmark's side-b
 
 REFINE_TOP = 2
 """How many of the best evaluated windows may get the second, deeper look (:data:`REFINE_SAMPLES` more noisy
-plays each) before the search chooses; 0 chooses on the first pass, as the search did before."""
+plays each) before the search chooses; 0 chooses on the first pass, as the search did before. 2 until issue 26."""
 
-REFINE_SAMPLES = 20
-"""Noisy plays added to each of the :data:`REFINE_TOP` best windows by the second look: with the first
-pass's 20 the choice between close contenders rests on 40 plays each. Regret against a deeper search came
+REFINE_SAMPLES = 44
+"""Noisy plays added to each of the :data:`REFINE_TOP` best windows by the second look: with the master's
+first pass of 32 the choice between close contenders rests on 64 plays each (20 and 20 until issue 26, whose
+engine paid for more: the regret's layouts, screened against a fixed deeper search, measured in
+docs/PERFORMANCE.md section 5). Regret against a deeper search came
 from a contender whose first plays had been lucky (19 seeded layouts: the deep search's choice was among the
 master's candidates every time, and mostly among its evaluated windows). 12 and 12 were tried first: over 200
 seeded layouts, stratified draws, 20 and 20 cost 12% more simulations and cut the regret by 0.028 points per
 shot (paired SE 0.032)."""
 
-REFINE_MARGIN = 1.5
+REFINE_MARGIN = 2.0
 """The second look is taken only when the two best first-pass scores are closer than this (points): a score
 from 12 independent plays erred by about a point (20 stratified plays err less), so a wider gap is seldom
 reversed by more plays, and about a third of the decisions skip the second look's simulations."""
@@ -146,17 +150,40 @@ def _pool() -> Executor:
     if _POOL is None:
         workers = max(1, min(2, os.cpu_count() or 1))
         if os.name == "posix":
-            _POOL = ProcessPoolExecutor(
+            pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=get_context("fork"), initializer=_worker_start, initargs=(os.getpid(),)
             )
+            # Ctrl+C is held back while the workers are forked (a forking pool starts them all at its first
+            # task) and until each has chosen to ignore it: one arriving in between would end a worker with a
+            # traceback; the main process gets it as soon as the workers are started
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                pool.submit(int)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            _POOL = pool
         else:
-            _POOL = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+            _POOL = ProcessPoolExecutor(
+                max_workers=workers, mp_context=get_context("spawn"), initializer=_ignore_interrupt
+            )
     return _POOL
 
 
+def _ignore_interrupt() -> None:
+    """In a worker: Ctrl+C is the main process's to handle (see :func:`_worker_start`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _worker_start(parent: int) -> None:
-    """In a forked worker: close the inherited sockets (the pool talks over pipes) and leave when the parent
-    has gone, instead of waiting for work forever as an orphan."""
+    """In a forked worker: ignore Ctrl+C, close the inherited sockets (the pool talks over pipes) and leave
+    when the parent has gone, instead of waiting for work forever as an orphan.
+
+    A terminal's Ctrl+C goes to its whole process group, the workers too: each printed a KeyboardInterrupt
+    traceback and the pool broke under the main process (issue 29). The main process alone handles it (saves
+    the match, says so in one line) and shuts the workers down (:func:`close_pool`)."""
+    _ignore_interrupt()
     for name in os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []:
         fd = int(name)
         try:
@@ -283,9 +310,48 @@ class _Play:
     samples: int
 
 
-def _play_task(args: tuple[SearchPlayer, _Play, Position, GameState, TableSpec, int]) -> Evaluation:
-    player, play, position, game, spec, stroke_index = args
-    return player._play(play, position, game, spec, stroke_index)
+PLAY_PARTS = 2
+"""Each noisy evaluation is played in this many parts (contiguous slices of its draws), the parts' tallies then
+added in order, so that both worker processes share every evaluation: an odd number of evaluations no longer
+leaves one worker idle for the last. Fixed, not the number of processors, and done the same way without the
+pool, so that a decision is the same bits with and without workers on any machine."""
+
+
+@dataclass
+class _Tally:
+    """What some noisy plays of a stroke came to: sums over the ``n`` plays the engine could simulate."""
+
+    n: int = 0
+    points: float = 0.0
+    pots: float = 0.0
+    wins: float = 0.0
+    fouls: float = 0.0
+    penalties: dict[str, float] = field(default_factory=dict)
+    position_value: float = 0.0
+
+    def add(self, other: _Tally) -> None:
+        self.n += other.n
+        self.points += other.points
+        self.pots += other.pots
+        self.wins += other.wins
+        self.fouls += other.fouls
+        for clause, count in other.penalties.items():
+            self.penalties[clause] = self.penalties.get(clause, 0.0) + count
+        self.position_value += other.position_value
+
+
+def _tally_task(
+    args: tuple[SearchPlayer, _Play, Position, GameState, TableSpec, int, tuple[int, int]],
+) -> _Tally:
+    player, play, position, game, spec, stroke_index, part = args
+    return player._tally(play, position, game, spec, stroke_index, part)
+
+
+def _parts(play: _Play) -> list[tuple[int, int]]:
+    """The slices of ``play``'s draws that are played as separate tasks (:data:`PLAY_PARTS`)."""
+    n = max(1, play.samples)
+    cuts = [n * k // PLAY_PARTS for k in range(PLAY_PARTS + 1)]
+    return [(a, b) for a, b in pairwise(cuts) if b > a]
 
 
 # --- the player -----------------------------------------------------------------------------------------
@@ -421,10 +487,18 @@ class SearchPlayer:
     def _play_all(
         self, plays: Sequence[_Play], position: Position, game: GameState, spec: TableSpec, stroke_index: int
     ) -> list[Evaluation]:
-        tasks = [(self, play, position, game, spec, stroke_index) for play in plays]
+        tasks = [(self, play, position, game, spec, stroke_index, part) for play in plays for part in _parts(play)]
         if self.parallel and len(tasks) > 1:
-            return list(_pool().map(_play_task, tasks))
-        return [_play_task(t) for t in tasks]
+            tallies = iter(list(_pool().map(_tally_task, tasks)))
+        else:
+            tallies = iter([_tally_task(t) for t in tasks])
+        out = []
+        for play in plays:
+            total = _Tally()
+            for _ in _parts(play):
+                total.add(next(tallies))
+            out.append(self._score(play, total))
+        return out
 
     def appraise(
         self,
@@ -444,59 +518,79 @@ class SearchPlayer:
     def _play(self, play: _Play, position: Position, game: GameState, spec: TableSpec, stroke_index: int) -> Evaluation:
         """``play`` executed ``play.samples`` times with this level's noise (none if ``samples`` is 0: once
         as aimed), each simulated and ruled, and scored: expected points, the position left, the win."""
-        start = position.without(game.shooter) if game.from_hand else position
+        total = _Tally()
+        for part in _parts(play):
+            total.add(self._tally(play, position, game, spec, stroke_index, part))
+        return self._score(play, total)
+
+    def _strokes(self, play: _Play, spec: TableSpec, stroke_index: int) -> list[Stroke]:
+        """The ``play.samples`` noisy executions of ``play``'s stroke (the stroke itself if ``samples`` is 0),
+        drawn from the seed, the action and the play's salt."""
+        if not play.samples:
+            return [play.stroke]
         rng = np.random.default_rng([self.seed, stroke_index, play.salt])
-        points = pots = fouls = wins = 0.0
-        penalties: dict[str, float] = {}
-        position_value = 0.0
-        n = max(1, play.samples)
+        if STRATIFIED:
+            draws = _stratified_normals(rng, play.samples)
+            return [self.noise.execute(play.stroke, draws[k], spec) for k in range(play.samples)]
+        return [self.noise.apply(play.stroke, rng, spec) for _ in range(play.samples)]
+
+    def _tally(
+        self,
+        play: _Play,
+        position: Position,
+        game: GameState,
+        spec: TableSpec,
+        stroke_index: int,
+        part: tuple[int, int],
+    ) -> _Tally:
+        """The plays ``part`` (a slice of :meth:`_strokes`) of ``play``, each simulated and ruled, summed."""
+        start = position.without(game.shooter) if game.from_hand else position
         call = play.call
+        tally = _Tally()
         global _simulations
-        draws = _stratified_normals(rng, n) if STRATIFIED and play.samples else None
-        for k in range(n):
-            if not play.samples:
-                stroke = play.stroke
-            elif draws is not None:
-                stroke = self.noise.execute(play.stroke, draws[k], spec)
-            else:
-                stroke = self.noise.apply(play.stroke, rng, spec)
+        for stroke in self._strokes(play, spec, stroke_index)[part[0] : part[1]]:
             _simulations += 1
             try:
                 record = simulate(start, stroke, spec=spec)
             except SimulationError:
-                n -= 1  # a stroke the engine cannot play faithfully tells nothing
-                continue
+                continue  # a stroke the engine cannot play faithfully tells nothing
             ruling = judge(
                 observe(record, call, options=self.options, spec=spec), call, game, options=self.options, spec=spec
             )
-            points += ruling.points
-            pots += ruling.legal_pot
-            wins += ruling.game_over and ruling.winner == game.shooter
-            fouls += bool(ruling.fouls)
+            tally.n += 1
+            tally.points += ruling.points
+            tally.pots += ruling.legal_pot
+            tally.wins += ruling.game_over and ruling.winner == game.shooter
+            tally.fouls += bool(ruling.fouls)
             for f in ruling.fouls:
                 if f.points < 0:
-                    penalties[f.clause] = penalties.get(f.clause, 0.0) + 1
+                    tally.penalties[f.clause] = tally.penalties.get(f.clause, 0.0) + 1
             if self.level.position_weight:
-                position_value += self._position_value(ruling.position, ruling.state, game.shooter, spec)
+                tally.position_value += self._position_value(ruling.position, ruling.state, game.shooter, spec)
+        return tally
+
+    def _score(self, play: _Play, tally: _Tally) -> Evaluation:
+        """A play's tally as the search scores it: expected points, the position left, the win."""
+        n = tally.n
         if n == 0:
-            return Evaluation(call, play.stroke, play.kind, play.width, 0.0, 0.0, 1.0, {}, 0.0, -WIN_VALUE)
-        expected = points / n
-        value = position_value / n
+            return Evaluation(play.call, play.stroke, play.kind, play.width, 0.0, 0.0, 1.0, {}, 0.0, -WIN_VALUE)
+        expected = tally.points / n
+        value = tally.position_value / n
         # Near 60 a win is worth more than its points: a white without nakki cannot finish (3), and at 59+ it
         # only gives 2 and the turn, which the referee's points and the position left already count.
-        score = expected + self.level.position_weight * value + WIN_VALUE * wins / n
+        score = expected + self.level.position_weight * value + WIN_VALUE * tally.wins / n
         return Evaluation(
-            call,
+            play.call,
             play.stroke,
             play.kind,
             play.width,
-            pots / n,
+            tally.pots / n,
             expected,
-            fouls / n,
-            {clause: count / n for clause, count in penalties.items()},
+            tally.fouls / n,
+            {clause: count / n for clause, count in tally.penalties.items()},
             value,
             score,
-            wins / n,
+            tally.wins / n,
         )
 
     def _position_value(self, position: Position, state: GameState, me: BallId, spec: TableSpec) -> float:
@@ -622,9 +716,11 @@ def advise(
 
 
 def close_pool() -> None:
+    """Shut the worker processes down: the work not yet started is dropped (after Ctrl+C the rest of an
+    interrupted decision is not wanted), the tasks under way finish and the workers exit."""
     global _POOL
     if _POOL is not None:
-        _POOL.shutdown()
+        _POOL.shutdown(cancel_futures=True)
         _POOL = None
 
 
