@@ -19,7 +19,8 @@ from typing import Any
 import httpx
 import uvicorn
 
-from kaisa.cli.serve import StartingApp, listen_socket
+from kaisa.cli.front import listen_socket
+from kaisa.cli.serve import StartingApp
 from kaisa.records.storage import open_store
 from kaisa.web import create_app
 

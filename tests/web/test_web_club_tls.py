@@ -16,7 +16,7 @@ import httpx
 import pytest
 import uvicorn
 
-from kaisa.cli.serve import TlsFiles, TlsFilesError, check_tls_files, listen_socket
+from kaisa.cli.front import TlsFiles, TlsFilesError, check_tls_files, listen_socket
 from kaisa.records.storage import open_store
 from kaisa.web import create_app
 from tests.web.club_helpers import KAISA, start_kaisa_play, stop

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
-import ssl
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,82 +15,18 @@ import typer
 
 from kaisa import __version__
 from kaisa.cli.common import console, fail
-
-CERT_HELP = "Serve HTTPS with this PEM certificate (with --keyfile), e.g. a self-signed one for the club's Wi-Fi."
-KEY_HELP = "The PEM private key of --certfile (not encrypted)."
-WORKERS_HELP = (
-    "Server processes sharing the port and the database (a federation's server on PostgreSQL: every process "
-    "hears the others' entries at once; on SQLite within half a second). Opens no browser."
+from kaisa.cli.front import (
+    ACCESS_LOG_HELP,
+    CERT_HELP,
+    KEY_HELP,
+    TRUSTED_PROXY_HELP,
+    Front,
+    TlsFiles,
+    front_of,
+    listen_socket,
+    tls_files,
 )
-WORKER_ENV = "KAISA_WORKER_SETTINGS"
-"""How ``--workers`` hands the database and the address to its server processes (which import the app anew)."""
-ACCESS_LOG_HELP = (
-    "Write one line per request (time, client, method, path, status, duration; no tokens) to this file, "
-    "or - for stderr (systemd's journal)."
-)
-TRUSTED_PROXY_HELP = (
-    "The address of the HTTPS proxy in front (e.g. 127.0.0.1 for Caddy on this machine): its X-Forwarded-For and "
-    "X-Forwarded-Proto are believed, nobody else's. Repeat for several."
-)
-
-
-class TlsFilesError(Exception):
-    """The certificate or key given for HTTPS cannot be used: the one-line reason."""
-
-
-@dataclass(frozen=True)
-class TlsFiles:
-    """A PEM certificate and its private key, checked, for uvicorn's HTTPS."""
-
-    certfile: str
-    keyfile: str
-
-
-def tls_files(certfile: Path | None, keyfile: Path | None) -> TlsFiles | None:
-    """The HTTPS files of ``--certfile``/``--keyfile`` (None: plain HTTP), checked before the server
-    starts: both given, both readable files, and a PEM certificate with its own unencrypted private key. A
-    problem ends the command with one line and exit status 2."""
-    try:
-        return check_tls_files(certfile, keyfile)
-    except TlsFilesError as error:
-        fail(str(error))
-
-
-def check_tls_files(certfile: Path | None, keyfile: Path | None) -> TlsFiles | None:
-    """:func:`tls_files`, raising :class:`TlsFilesError` with the reason."""
-    if certfile is None and keyfile is None:
-        return None
-    if certfile is None or keyfile is None:
-        given, missing = ("--certfile", "--keyfile") if keyfile is None else ("--keyfile", "--certfile")
-        raise TlsFilesError(f"{given} needs {missing} too: HTTPS takes a certificate and its private key")
-    texts = {}
-    for what, path in (("certificate", certfile), ("private key", keyfile)):
-        if not path.exists():
-            raise TlsFilesError(f"the {what} file {path} does not exist")
-        if not path.is_file():
-            raise TlsFilesError(f"the {what} file {path} is not a file")
-        try:
-            texts[what] = path.read_bytes()
-        except OSError as error:
-            raise TlsFilesError(f"cannot read the {what} file {path}: {error.strerror or error}") from None
-    if b"-----BEGIN CERTIFICATE-----" not in texts["certificate"]:
-        raise TlsFilesError(f"the certificate file {certfile} is not a PEM certificate (no BEGIN CERTIFICATE block)")
-    if b"PRIVATE KEY-----" not in texts["private key"]:
-        raise TlsFilesError(f"the private key file {keyfile} is not a PEM private key (no BEGIN PRIVATE KEY block)")
-    if b"ENCRYPTED" in texts["private key"]:
-        raise TlsFilesError(f"the private key file {keyfile} is encrypted: give an unencrypted key (openssl -nodes)")
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    try:
-        context.load_cert_chain(certfile, keyfile, password=lambda: b"")
-    except (ssl.SSLError, OSError) as error:
-        reason = getattr(error, "reason", None)
-        if reason == "KEY_VALUES_MISMATCH":
-            raise TlsFilesError(f"the private key {keyfile} does not belong to the certificate {certfile}") from None
-        raise TlsFilesError(
-            f"{certfile} and {keyfile} are not a usable PEM certificate and private key ({reason or error}); the "
-            "README's club section shows how to make a pair with openssl"
-        ) from None
-    return TlsFiles(str(certfile), str(keyfile))
+from kaisa.cli.workers import WORKERS_HELP, serve_workers
 
 
 def play_command(
@@ -133,78 +66,6 @@ def club_command(
         serve_workers(host, port, db, workers, tls=tls_files(certfile, keyfile), front=front)
         return
     serve(host, port, db, no_browser, "/club", tls=tls_files(certfile, keyfile), front=front)
-
-
-# --- behind a proxy: forwarded headers and the access log ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Front:
-    """What stands in front of the app: the proxies whose forwarded headers are trusted (none: the headers are
-    ignored) and the access log's stream (None: no log)."""
-
-    trusted_proxies: tuple[str, ...] = ()
-    access_log: Any = None
-
-    def wrap(self, app: Any) -> Any:
-        from kaisa.web.access import AccessLog
-
-        return app if self.access_log is None else AccessLog(app, self.access_log)
-
-    def uvicorn_options(self) -> dict[str, Any]:
-        """uvicorn's proxy-header settings: X-Forwarded-* read only from the trusted proxies."""
-        if not self.trusted_proxies:
-            return {"proxy_headers": False}
-        return {"proxy_headers": True, "forwarded_allow_ips": list(self.trusted_proxies)}
-
-
-def front_of(access_log: str | None, trusted_proxies: list[str]) -> Front:
-    """The checked ``--access-log`` and ``--trusted-proxy``: an address or network each, a log file that can be
-    appended to; else one line and exit status 2."""
-    import ipaddress
-
-    for proxy in trusted_proxies:
-        try:
-            ipaddress.ip_network(proxy, strict=False)
-        except ValueError:
-            fail(
-                f"--trusted-proxy takes the proxy's IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24), not "
-                f"{proxy!r} / --trusted-proxy on välityspalvelimen IP-osoite tai verkko, esim. 127.0.0.1"
-            )
-    stream: Any = None
-    if access_log == "-":
-        stream = sys.stderr
-    elif access_log is not None:
-        try:
-            stream = open(access_log, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (open while serving)
-        except OSError as error:
-            fail(
-                f"cannot write the access log {access_log}: {error.strerror or error} / "
-                f"pääsylokia {access_log} ei voi kirjoittaa: {error.strerror or error}"
-            )
-    return Front(tuple(trusted_proxies), stream)
-
-
-def listen_socket(host: str, port: int) -> socket.socket:
-    """A listening TCP socket whose ``proto`` is IPPROTO_TCP.
-
-    asyncio sets TCP_NODELAY on an accepted connection only when the listening socket's ``proto`` is
-    IPPROTO_TCP; ``socket.create_server`` leaves it 0, and then every small answer on a kept-alive connection
-    waits about 40 ms (Nagle's algorithm meeting the browser's delayed ACK)."""
-    infos = socket.getaddrinfo(
-        host or None, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP, flags=socket.AI_PASSIVE
-    )
-    family, kind, _, _, address = infos[0]
-    sock = socket.socket(family, kind, socket.IPPROTO_TCP)
-    try:
-        if os.name == "posix":
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen()
-    except OSError:
-        sock.close()
-        raise
-    return sock
 
 
 class StartingApp:
@@ -407,67 +268,3 @@ def serve(
             close_pool()  # the computer players' and the advisor's worker processes go with the server
     if refused:
         fail(refused[0])
-
-
-def serve_workers(
-    host: str, port: int, db: str | None, workers: int, *, tls: TlsFiles | None = None, front: Front | None = None
-) -> None:
-    """``kaisa club --workers N``: N server processes (uvicorn's supervisor, which restarts one that dies) accepting
-    on one listening socket, each with its own app (:func:`worker_app`) on the one database. The database is
-    opened (and migrated) here first, so that one that cannot be opened stops the command with one line."""
-    import json
-
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
-    from kaisa.records.storage import StorageError, open_store
-
-    try:
-        store = open_store(db)
-    except StorageError as error:
-        fail(str(error))
-    url = store.engine.url.render_as_string(hide_password=False)
-    console.print(f"[dim]Matches are saved in {store.url} after every stroke; Ctrl+C stops the server.[/]")
-    store.close()
-    try:
-        sock = listen_socket(host, port)
-    except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port (0 picks a free one)")
-    scheme = "https" if tls else "http"
-    url_shown = f"{scheme}://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{sock.getsockname()[1]}/club"
-    console.print(
-        f"[bold]Kaisa {__version__}[/]: the marker's page is at [link={url_shown}]{url_shown}[/link] "
-        f"({workers} server processes)"
-    )
-    front = front or Front()
-    log = None if front.access_log is None else getattr(front.access_log, "name", None)
-    # each process opens the access log for appending itself (a line is one write: processes do not mix lines)
-    os.environ[WORKER_ENV] = json.dumps({"db": url, "host": host, "access_log": log})
-    config = uvicorn.Config(
-        "kaisa.cli.serve:worker_app",
-        factory=True,
-        workers=workers,
-        log_level="warning",
-        timeout_graceful_shutdown=2,
-        ssl_certfile=None if tls is None else tls.certfile,
-        ssl_keyfile=None if tls is None else tls.keyfile,
-        **front.uvicorn_options(),
-    )
-    Multiprocess(config, sockets=[sock]).run()
-
-
-def worker_app() -> Any:
-    """One ``--workers`` server process's app: the store, the app and the host guard as :func:`serve` makes them
-    (the settings in ``$KAISA_WORKER_SETTINGS``)."""
-    import json
-
-    from kaisa.records.storage import open_store
-    from kaisa.web import create_app
-    from kaisa.web.security import HostGuard
-
-    settings = json.loads(os.environ[WORKER_ENV])
-    app = create_app(open_store(settings["db"]), close_store=True)
-    app.state.bind_host = settings["host"]
-    log = settings.get("access_log")
-    front = front_of("-" if log == "<stderr>" else log, [])  # the proxies are uvicorn's settings, made above
-    return front.wrap(HostGuard(app, [settings["host"]]))

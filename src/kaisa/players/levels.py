@@ -76,14 +76,13 @@ LEVELS: dict[str, Level] = {
         placements=6,
         position_weight=0.5,
     ),
-    # Issue 26: 10 candidates (6 before; a window scan is cheap, a noisy play is not: the position it leaves
-    # is valued by the shot generator); the plays went to the second look (kaisa.players.search). The level
-    # before is kaisa.bench.master.BEFORE_26.
+    # Issue 26 tried more candidates and plays on the faster engine: no measurable gain in regret for 1.7x the
+    # processor time (docs/PERFORMANCE.md section 5), so the master keeps these (kaisa.bench.master.BEFORE_26).
     "master": Level(
         name="master",
         noise=1.0,
         kinds=KINDS,
-        candidates=10,
+        candidates=6,
         scan_half_width=0.8,
         scan_step=0.08,
         samples=20,

@@ -52,11 +52,12 @@ from kaisa.table import OFFICIAL, Point, TableSpec
 SAFETY_SCREEN = 3
 """How many of the noiselessly best safeties are played again with noise."""
 
-SAFETY_RECHECK = 20
+SAFETY_RECHECK = 12
 """Fresh noisy plays of the chosen safety, whose score is then compared with the best pot's (0: compare the
 score it was chosen by, as the search did before). Chosen as the best of :data:`SAFETY_SCREEN` noisy scores,
 that score is the luckiest of them: over 200 seeded layouts, 12 of the 24 where either search played safe were
-the master playing safe where a five times deeper search potted, half of all the regret. 12 until issue 26."""
+the master playing safe where a five times deeper search potted, half of all the regret. Issue 26 tried 20: no
+measurable gain (docs/PERFORMANCE.md section 5)."""
 
 REPLY_SPREAD = 1.5
 """The spread of a next shot's direction error, in multiples of the direction noise: a geometric aim also
@@ -73,17 +74,16 @@ REFINE_TOP = 2
 """How many of the best evaluated windows may get the second, deeper look (:data:`REFINE_SAMPLES` more noisy
 plays each) before the search chooses; 0 chooses on the first pass, as the search did before. 2 until issue 26."""
 
-REFINE_SAMPLES = 44
+REFINE_SAMPLES = 20
 """Noisy plays added to each of the :data:`REFINE_TOP` best windows by the second look: with the master's
-first pass of 32 the choice between close contenders rests on 64 plays each (20 and 20 until issue 26, whose
-engine paid for more: the regret's layouts, screened against a fixed deeper search, measured in
-docs/PERFORMANCE.md section 5). Regret against a deeper search came
+first pass of 20 the choice between close contenders rests on 40 plays each (issue 26 tried 44 more, on 64 in
+all: no measurable gain in regret for the processor time, docs/PERFORMANCE.md section 5). Regret against a deeper search came
 from a contender whose first plays had been lucky (19 seeded layouts: the deep search's choice was among the
 master's candidates every time, and mostly among its evaluated windows). 12 and 12 were tried first: over 200
 seeded layouts, stratified draws, 20 and 20 cost 12% more simulations and cut the regret by 0.028 points per
 shot (paired SE 0.032)."""
 
-REFINE_MARGIN = 2.0
+REFINE_MARGIN = 1.5
 """The second look is taken only when the two best first-pass scores are closer than this (points): a score
 from 12 independent plays erred by about a point (20 stratified plays err less), so a wider gap is seldom
 reversed by more plays, and about a third of the decisions skip the second look's simulations."""
