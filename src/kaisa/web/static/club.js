@@ -7,6 +7,7 @@ import {
   $,
   CUE_BALLS,
   MiniTable,
+  find,
   beep,
   choosingStarter,
   fmtPoint,
@@ -536,7 +537,7 @@ class MatchPage {
     const down = state === "reconnecting" ? true : state === "live" ? false : Boolean(this.linkDown);
     if (this.linkDown && !down && this.queue) this.queue.flush();
     this.linkDown = down;
-    let notice = $("link-down");
+    let notice = find("link-down");
     if (!notice) {
       notice = el("div", { id: "link-down", class: "token-banner link-down", "data-testid": "link-down", role: "status" });
       $("board").after(notice);
@@ -1262,7 +1263,7 @@ class MatchPage {
 
   /** A competition game decided: by whom, with the result, the game's pöytäkirja and the bracket. */
   renderDecided() {
-    let box = $("decided");
+    let box = find("decided");
     if (!box) {
       box = el("div", { id: "decided", class: "decided", "data-testid": "decided", role: "status" });
       $("board").after(box);
@@ -1287,7 +1288,7 @@ class MatchPage {
   }
 
   renderTokenBanner() {
-    let banner = $("token-banner");
+    let banner = find("token-banner");
     if (!banner) {
       banner = el("div", { id: "token-banner", class: "token-banner", "data-testid": "token-error", role: "alert" });
       $("board").after(banner);
