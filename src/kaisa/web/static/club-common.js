@@ -36,6 +36,16 @@ export function $(id, kind) {
   return /** @type {E} */ (node);
 }
 
+/** A form field as the page reads it by name: an input, a select or a radio group (value, checked...).
+ * @typedef {HTMLInputElement & HTMLSelectElement} Field */
+/** A form of the page with its fields by name (the DOM's named access to form controls). Not HTMLFormElement
+ * itself: its `[name: string]: any` would make every field `any`.
+ * @typedef {{ [name: string]: Field } & Pick<HTMLFormElement, "addEventListener" | "contains">} Form */
+/** The page's form `id`. @param {string} id @returns {Form} */
+export function formOf(id) {
+  return /** @type {Form} */ (/** @type {unknown} */ ($(id, HTMLFormElement)));
+}
+
 /** The page's element `id` if it is there yet (a notice made on first need), else null.
  * @param {string} id @returns {HTMLElement | null} */
 export function find(id) {

@@ -5,11 +5,16 @@ import { $ } from "./club-common.js";
 import { t } from "./i18n.js";
 import { club, showMessage } from "./club-shell.js";
 
+/** @type {Record<string, string>} */
 const BALL_KEYS = { 1: "W1", 2: "W2", 3: "R1", 4: "R2", 5: "K", k: "K" };
+/** @type {Record<string, string>} */
 const POCKET_KEYS = { q: "FL", w: "FR", a: "ML", s: "MR", z: "HL", x: "HR" };
+/** @type {Record<string, import("./club-entry.js").Target>} */
 const TARGET_KEYS = { c: "call", d: "pots", f: "first", n: "nakki", o: "off" };
 
-/** A key pressed on the marker's page, for the match page shown. */
+/** @typedef {import("./club-match.js").MatchPage} MatchPage */
+
+/** A key pressed on the marker's page, for the match page shown. @param {KeyboardEvent} event */
 export function onKey(event) {
   const page = club.page;
   if (!page || !page.view || $("entry").hidden) return;
@@ -17,9 +22,9 @@ export function onKey(event) {
     event.preventDefault(); // an entry is being sent: keys would change the entry it answers
     return;
   }
-  const target = event.target;
+  const target = event.target instanceof HTMLElement ? event.target : null;
   const tag = (target && target.tagName) || "";
-  const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(tag) && !["checkbox", "radio", "button"].includes(target.type);
+  const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(tag) && !["checkbox", "radio", "button"].includes(/** @type {HTMLInputElement} */ (target).type);
   if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
     event.preventDefault();
     page.submit();
@@ -28,9 +33,9 @@ export function onKey(event) {
   if (typing) {
     if (event.key === "Enter" && $("entry").contains(target)) {
       event.preventDefault(); // no implicit submission from a text field: Enter there only confirms the field
-      target.blur();
+      target?.blur();
     } else if (event.key === "Escape") {
-      target.blur();
+      target?.blur();
     }
     return;
   }
@@ -48,7 +53,7 @@ export function onKey(event) {
   } else if (key === "U") {
     page.askUndo();
   } else if (key === "?") {
-    $("keys").open = !$("keys").open;
+    $("keys", HTMLDetailsElement).open = !$("keys", HTMLDetailsElement).open;
   } else if (key === "0") {
     page.noCall();
   } else if (lower === "g") {
@@ -68,6 +73,7 @@ export function onKey(event) {
   if (handled) event.preventDefault();
 }
 
+/** @param {MatchPage} page @param {string} ball */
 function keyBall(page, ball) {
   const e = page.entry;
   if (e.target === "call") page.setCallBall(ball);
@@ -77,6 +83,7 @@ function keyBall(page, ball) {
   else if (e.target === "off") page.toggleOff(ball);
 }
 
+/** @param {MatchPage} page @param {string} pocket */
 function keyPocket(page, pocket) {
   const e = page.entry;
   if (e.target === "call") page.setCallPocket(pocket);

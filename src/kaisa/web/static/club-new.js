@@ -1,17 +1,19 @@
 // The marker's first screens: a new club match (players, lag, clock, club night, table), sent once whatever the
 // connection does, and the match just made: its marker link (secret), scoreboard links and the marker's QR code.
 
-import { $ } from "./club-common.js";
+import { $, formOf } from "./club-common.js";
 import { ClubError, entryKey } from "./club-queue.js";
 import { t } from "./i18n.js";
 import { clearMessage, recent, recentOf, remember, showError, showScreen } from "./club-shell.js";
 import { el } from "./ui.js";
 
+/** @typedef {import("./types/api").components["schemas"]} Schemas */
+
 const EVENT_KEY = "kaisa.club.event";
 
 export function enterNew() {
   showScreen("new");
-  const form = $("form-new");
+  const form = formOf("form-new");
   form.event.value = form.event.value || localStorage.getItem(EVENT_KEY) || "";
   renderBreakerNames();
   const list = recent();
@@ -31,15 +33,17 @@ export function enterNew() {
 }
 
 export function renderBreakerNames() {
-  const form = $("form-new");
+  const form = formOf("form-new");
   $("breaker-name-0").textContent = form.name1.value.trim() || t("club.new.player1");
   $("breaker-name-1").textContent = form.name2.value.trim() || t("club.new.player2");
 }
 
 const CREATE_RETRY_MS = [1000, 2000, 4000];
-let creation = null; // {key, body}: the new match's key, kept until the server answers (one match per form sent)
+/** @type {{ key: string, body: string } | null} the new match's key, kept until the server answers (one match per form sent) */
+let creation = null;
 
 /** POST the new match with its key; a dropped connection is tried again with the same key (one match is made). */
+/** @param {Schemas["NewClubMatch"]} body @returns {Promise<Schemas["ClubCreated"]>} */
 async function postNewMatch(body) {
   const json = JSON.stringify(body);
   if (!creation || creation.body !== json) creation = { key: entryKey(), body: json };
@@ -64,21 +68,25 @@ async function postNewMatch(body) {
   }
 }
 
+/** @param {Event} event */
 export async function createMatch(event) {
   event.preventDefault();
-  const form = $("form-new");
+  const form = formOf("form-new");
+  /** @type {[string, string]} */
   const names = [form.name1.value.trim(), form.name2.value.trim()];
   const night = form.event.value.trim();
+  /** @type {Schemas["NewClubMatch"]} */
   const body = {
     players: names,
-    lag_winner: Number(form.lagWinner.value),
-    winner_takes: form.takes.value,
+    // the form's radio buttons hold 0/1 and W1/W2; the server checks what it is sent
+    lag_winner: /** @type {0 | 1} */ (Number(form.lagWinner.value)),
+    winner_takes: /** @type {"W1" | "W2"} */ (form.takes.value),
     clock: form.clock.checked ? "wall" : "off",
   };
   if (night) body.event = night;
   const table = form.table.value.trim();
   if (table) body.table = table;
-  const button = $("create");
+  const button = $("create", HTMLButtonElement);
   button.disabled = true;
   try {
     const made = await postNewMatch(body);
@@ -98,6 +106,7 @@ export async function createMatch(event) {
   }
 }
 
+/** @param {number} id */
 export function enterCreated(id) {
   const kept = recentOf(id);
   if (!kept) {
@@ -107,17 +116,17 @@ export function enterCreated(id) {
   showScreen("created");
   const origin = location.origin;
   $("created-title").textContent = t("club.created.title", { id, a: kept.names[0], b: kept.names[1] });
-  $("marker-link").value = origin + kept.marker;
-  $("scoreboard-link").value = origin + kept.scoreboard;
-  $("open-scoreboard").href = kept.scoreboard;
+  $("marker-link", HTMLInputElement).value = origin + kept.marker;
+  $("scoreboard-link", HTMLInputElement).value = origin + kept.scoreboard;
+  $("open-scoreboard", HTMLAnchorElement).href = kept.scoreboard;
   $("event-link-row").hidden = !kept.event;
   if (kept.event) {
     const board = `/scoreboard#/event/${encodeURIComponent(kept.event)}`;
-    $("event-link").value = origin + board;
-    $("open-event").href = board;
+    $("event-link", HTMLInputElement).value = origin + board;
+    $("open-event", HTMLAnchorElement).href = board;
   }
-  $("start-marking").href = kept.marker;
-  $("scoresheet-link").href = `/club/scoresheet#/match/${id}`;
+  $("start-marking", HTMLAnchorElement).href = kept.marker;
+  $("scoresheet-link", HTMLAnchorElement).href = `/club/scoresheet#/match/${id}`;
   // the marker's link as a QR code, made by the server with its address on the club's network
   const box = $("marker-qr");
   box.replaceChildren();
@@ -128,7 +137,8 @@ export function enterCreated(id) {
       // a server listening on this machine only: no phone can open the link, so no code; how to start it for phones
       const local = response.headers.get("x-marker-local") === "1";
       $("marker-qr-local").hidden = !local;
-      box.parentElement.querySelector("figcaption").hidden = local;
+      const caption = box.parentElement?.querySelector("figcaption");
+      if (caption) caption.hidden = local;
       $("marker-qr-url").textContent = local ? "" : response.headers.get("x-marker-url") || "";
       if (local) return;
       const svg = new DOMParser().parseFromString(await response.text(), "image/svg+xml").documentElement;
