@@ -23,35 +23,69 @@ import * as placement from "./placement.js";
 import { dist } from "./table.js";
 import { el, fmtClock } from "./ui.js";
 
+/** @typedef {import("./club-common.js").View} View @typedef {import("./club-common.js").Outcome} Outcome */
+/** @typedef {import("./club-entry.js").Entry} Entry @typedef {import("./club-entry.js").StoredEntry} StoredEntry */
+/** @typedef {import("./table.js").Geometry} Geometry */
+/** @typedef {import("./table.js").Point} Point @typedef {import("./club-queue.js").QueueItem} QueueItem */
+/** @typedef {import("./club-queue.js").Answer} Answer */
+/** The context of the stroke being entered: whose it is, from hand, the opening, the balls before it, its number as
+ * the marker counts; `waiting` while strokes wait on this phone, `unsure` while the marker has not said whose it is.
+ * @typedef {{ shooter: string, fromHand: boolean, opening: boolean, balls: Record<string, Point | null>, n: number,
+ *   waiting?: boolean, unsure?: boolean }} Ctx */
+/** One action of the match's history (/api/matches/ID/actions) as this page reads it.
+ * @typedef {{ index: number, player: number | null, outcome: Outcome,
+ *   action: { kind: string, call?: string | null, entry: StoredEntry, [key: string]: unknown },
+ *   state_after: { game: { shooter: string, opening: boolean, in_hand: string[] }, [key: string]: unknown } }} Action */
+/** An entry answered: the action, its outcome and the match after it (ClubPlayed).
+ * @typedef {{ action: Action["action"], outcome: Outcome, match: View }} Played */
+/** The ruling panel: the last outcome, whose, and its call. @typedef {{ outcome: Outcome, who: string | null, call: string | null | undefined }} Last */
+
 const SNAP = 0.03; // m: a ball dragged this near a free spot is put on it
 const MAX_BREAK = 300; // s (6)
 
 export class MatchPage {
+  /** @param {number} id @param {string | null} token the marker's token, from the link */
   constructor(id, token) {
     this.id = id;
     this.token = token;
     this.api = clubApi(token);
     this.session = club.session;
+    /** @type {View | null} */
     this.view = null;
-    this.since = null; // Date.now() when the match last changed
+    /** @type {number | null} Date.now() when the match last changed */
+    this.since = null;
+    /** @type {Action[]} */
     this.actions = [];
-    this.last = null; // {outcome, who, call}: the ruling panel
-    this.editing = null; // {index, n, ctx}
+    /** @type {Last | null} the ruling panel */
+    this.last = null;
+    /** @type {{ index: number, n: number, ctx: Ctx } | null} the stroke being corrected */
+    this.editing = null;
     this.entry = newEntry();
+    /** @type {string | null} */
     this.ctxKey = null;
     this.canEnter = false;
     this.busy = false;
+    /** @type {Point | null} */
     this.w2 = null;
-    this.breakRun = null; // {ball, start}
+    /** @type {{ ball: string, start: number } | null} */
+    this.breakRun = null;
     this.alerted = { warning: false, up: false };
+    /** @type {string | null} */
     this.event = null;
+    /** @type {{ close(): void } | null} */
     this.stream = null;
-    this.checkTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.checkTimer = undefined;
+    /** @type {{ key: string, detail: string } | null} */
     this.tokenProblem = null;
-    this.own = []; // views this page was answered in the last seconds: {json, at}
+    /** @type {{ json: string, at: number }[]} views this page was answered in the last seconds */
+    this.own = [];
     this.skew = 0; // this device's clock minus the server's (ms), from the Date header
     this.confirmUndo = false;
-    this.offShooter = null; // whose stroke the marker said the next one is, while strokes wait on this phone
+    /** @type {string | null} whose stroke the marker said the next one is, while strokes wait on this phone */
+    this.offShooter = null;
+    /** @type {boolean | undefined} the live stream is down */
+    this.linkDown = undefined;
     this.queue = token
       ? new EntryQueue(id, token, {
           onChange: () => {
@@ -59,7 +93,7 @@ export class MatchPage {
             this.renderQueue();
             this.renderEntry();
           },
-          onLate: (item, answer) => this.late(item, answer),
+          onLate: (item, answer) => void this.late(item, answer),
           onRefused: (item, error) => this.alive() && showMessage(`${item.label}: ${error.said(lang())}`, "error"),
         })
       : null;
@@ -100,7 +134,7 @@ export class MatchPage {
     if (this.queue) this.queue.close();
   }
 
-  /** The club view of the match (with its table, a break running and the clock's start). */
+  /** The club view of the match (with its table, a break running and the clock's start). @returns {Promise<View>} */
   async fetchView() {
     const response = await fetch(`/api/club/matches/${this.id}`);
     if (!response.ok) throw new ClubError(response.status, await response.json().catch(() => null));
@@ -109,6 +143,7 @@ export class MatchPage {
   }
 
   /** The server's clock when it answered (ms): this device's difference from it, for the times it sends. */
+  /** @param {number} server */
   noteTime(server) {
     if (Number.isFinite(server)) {
       this.skew = Date.now() - server;
@@ -117,13 +152,16 @@ export class MatchPage {
   }
 
   /** Send an entry through the queue (its key made here): the answer, or a QueuedError when it must wait. */
+  /** @param {string} kind @param {string} path @param {unknown} body @param {string} label @returns {Promise<any>} */
   async send(kind, path, body, label, method = "POST") {
-    const { data, time } = await this.queue.add(kind, method, `/api/club/matches/${this.id}${path}`, body, label);
+    const queue = /** @type {EntryQueue} */ (this.queue); // entries are sent only with the marker's token
+    const { data, time } = await queue.add(kind, method, `/api/club/matches/${this.id}${path}`, body, label);
     this.noteTime(time);
     return data;
   }
 
   /** An entry that had to wait was confirmed: show the match as it is now. */
+  /** @param {QueueItem} item @param {Answer} answer */
   async late(item, answer) {
     if (!this.alive()) return;
     this.noteTime(answer.time);
@@ -203,6 +241,7 @@ export class MatchPage {
 
   /** A new view of the match (an answer, or the stream). A changed match restarts the live clock; a new turn
    * starts a fresh entry. */
+  /** @param {View} view @param {{ own?: boolean }} [options] */
   apply(view, { own = false } = {}) {
     if (own) this.own.push({ json: JSON.stringify(view), at: Date.now() });
     this.view = this.withBreak(view);
@@ -223,6 +262,7 @@ export class MatchPage {
 
   /** The break running as the server keeps it (a reloaded page, a restarted server, another marker's phone),
    * or as this page started it while the server has not heard of it yet. */
+  /** @param {View} view @returns {View} */
   withBreak(view) {
     const run = view.break_running;
     if (run && (!this.breakRun || this.breakRun.ball !== run.cue_ball)) {
@@ -239,6 +279,7 @@ export class MatchPage {
 
   /** The live stream's state: with the server gone the marker is told at once (not only when an entry waits),
    * and when it is back the entries waiting on this phone go at once. */
+  /** @param {string} state */
   onLink(state) {
     if (!this.alive()) return;
     // "connecting" again after a refused connection leaves the notice as it was
@@ -254,13 +295,14 @@ export class MatchPage {
     notice.textContent = t("club.queue.offline");
   }
 
+  /** @param {View} view */
   async onStream(view) {
     if (!this.alive() || this.busy) return;
     const json = JSON.stringify(view);
     if (this.view && JSON.stringify(this.view) === json) return;
     // older than the match shown (the stream read it before this page's own answer, and under load delivered it
     // after): applying it would put the page back a step, e.g. to placing W2 with the clock stopped at 0:00
-    if (this.view && Date.parse(view.updated_at) < Date.parse(this.view.updated_at)) return;
+    if (this.view && Date.parse(view.updated_at ?? "") < Date.parse(this.view.updated_at ?? "")) return;
     // the stream polls: a view it sends may be one this page was answered a moment ago and has moved past since
     const now = Date.now();
     this.own = this.own.filter((o) => now - o.at < 5000);
@@ -274,9 +316,10 @@ export class MatchPage {
 
   // --- context of the stroke being entered ----------------------------------------------------------------
 
+  /** @returns {Ctx} */
   ctx() {
     if (this.editing) return this.editing.ctx;
-    const v = this.view;
+    const v = this.shown();
     const balls = { ...v.position.balls };
     const n = this.dueNumber();
     if (this.waitingStrokes().length) {
@@ -291,10 +334,10 @@ export class MatchPage {
   /** The number of the stroke due as the marker counts: after the match shown and after every stroke waiting on
    * this phone (each carries its number). A stroke confirmed late is in the match shown at once (late()). */
   dueNumber() {
-    let n = this.view.strokes + 1;
+    let n = this.shown().strokes + 1;
     for (const item of this.waitingStrokes()) {
-      const sent = item.body && item.body.stroke;
-      n = Math.max(n, Number.isInteger(sent) ? sent + 1 : n + 1);
+      const sent = item.body && /** @type {{ stroke?: unknown }} */ (item.body).stroke;
+      n = Math.max(n, typeof sent === "number" && Number.isInteger(sent) ? sent + 1 : n + 1);
     }
     return n;
   }
@@ -303,7 +346,8 @@ export class MatchPage {
   waitingStrokes() {
     if (!this.queue) return [];
     // an entry sent a moment ago and still awaited in the foreground is not waiting (a good connection: no flicker)
-    return this.queue.items.filter((i) => i.kind === "stroke" && (i.state === "pending" || i.state === "sending") && !this.queue.waiters.has(i.key));
+    const queue = this.queue;
+    return queue.items.filter((i) => i.kind === "stroke" && (i.state === "pending" || i.state === "sending") && !queue.waiters.has(i.key));
   }
 
   struck() {
@@ -326,26 +370,31 @@ export class MatchPage {
   /** Where the balls came to rest: the start without the balls that left the table, moved as dragged. */
   restBalls() {
     const gone = this.gone();
+    /** @type {Record<string, Point>} */
     const balls = {};
     for (const [ball, p] of Object.entries(this.startBalls())) {
-      if (!gone.has(ball)) balls[ball] = this.entry.moves[ball] || p;
+      if (!gone.has(ball) && (this.entry.moves[ball] || p)) balls[ball] = this.entry.moves[ball] || /** @type {Point} */ (p);
     }
     return balls;
   }
 
+  /** The entry as the marked stroke's `marks` (MarkedStrokeIn). @returns {Record<string, unknown>} */
   marks() {
     const e = this.entry;
     const c = this.ctx();
     if (e.lateBall) {
       // 8e is an entry of its own: the ball that fell, and who caused it (the referee reads nothing else)
+      /** @type {Record<string, unknown>} */
       const marks = { late_fall: { ball: e.lateBall, caused_by: e.lateBy || null } };
       if (c.fromHand && e.place) marks.place = e.place;
       return marks;
     }
     const gone = this.gone();
     const start = this.startBalls();
+    /** @type {Record<string, Point>} */
     const moves = {};
     for (const [ball, p] of Object.entries(e.moves)) if (!gone.has(ball) && start[ball]) moves[ball] = p;
+    /** @type {Record<string, unknown>} */
     const marks = {
       ...e.kept,
       pots: e.pots.map((p) => [p[0], p[1]]),
@@ -373,17 +422,20 @@ export class MatchPage {
 
   // --- entry actions ----------------------------------------------------------------------------------------
 
+  /** @param {import("./club-entry.js").Target} target */
   setTarget(target) {
     this.entry.target = target;
     this.renderEntry();
   }
 
+  /** @param {string} text */
   setCallText(text) {
     this.entry.callText = text;
     this.renderEntry();
     this.checkCall();
   }
 
+  /** @param {string} ball */
   setCallBall(ball) {
     const { tokens } = callParts(this.entry.callText);
     if (tokens.length === 0) tokens.push(ball);
@@ -392,6 +444,7 @@ export class MatchPage {
     this.setCallText(tokens.join(" "));
   }
 
+  /** @param {string} pocket */
   setCallPocket(pocket) {
     const { tokens, ball } = callParts(this.entry.callText);
     if (!ball) {
@@ -430,12 +483,13 @@ export class MatchPage {
         status.className = ok ? "call-status ok" : "call-status bad";
       } catch (error) {
         if (this.entry.callText.trim() !== text) return;
-        status.textContent = error.message;
+        status.textContent = error instanceof Error ? error.message : String(error);
         status.className = "call-status bad";
       }
     }, 150);
   }
 
+  /** @param {string} ball */
   pickPotBall(ball) {
     const e = this.entry;
     e.target = "pots";
@@ -452,6 +506,7 @@ export class MatchPage {
     this.renderEntry();
   }
 
+  /** @param {string} pocket */
   potPocket(pocket) {
     const e = this.entry;
     if (!e.pending) {
@@ -461,6 +516,7 @@ export class MatchPage {
     this.addPot(e.pending, pocket);
   }
 
+  /** @param {string} ball @param {string} pocket */
   addPot(ball, pocket) {
     const e = this.entry;
     const already = e.pots.find((p) => p[0] === ball);
@@ -475,6 +531,7 @@ export class MatchPage {
     this.renderEntry();
   }
 
+  /** @param {string} ball */
   removePot(ball) {
     this.entry.pots = this.entry.pots.filter((p) => p[0] !== ball);
     this.renderEntry();
@@ -503,18 +560,21 @@ export class MatchPage {
     return this.submit();
   }
 
+  /** @param {string} ball */
   quickMissed(ball) {
     this.entry.first = ball;
     this.entry.pots = [];
     return this.submit();
   }
 
+  /** @param {string} ball */
   setFirst(ball) {
     this.entry.first = ball;
     this.entry.target = "pots";
     this.renderEntry();
   }
 
+  /** @param {"nakki" | "off" | "cushion"} field @param {string} ball */
   toggle(field, ball) {
     const set = this.entry[field];
     if (set.has(ball)) set.delete(ball);
@@ -522,6 +582,7 @@ export class MatchPage {
     this.renderEntry();
   }
 
+  /** @param {string} ball */
   toggleOff(ball) {
     const e = this.entry;
     const dropped = e.pots.find((p) => p[0] === ball);
@@ -532,6 +593,7 @@ export class MatchPage {
     this.toggle("off", ball);
   }
 
+  /** @param {string | null} where a pocket, "off" the table, or null (stayed on) */
   cueTo(where) {
     const e = this.entry;
     const cue = this.struck();
@@ -542,25 +604,30 @@ export class MatchPage {
     this.renderEntry();
   }
 
+  /** @param {Point} p */
   placeCueAt(p) {
     const c = this.ctx();
     if (!c.fromHand) return false;
-    const a = placement.area(club.geo, "hand", c.balls, c.shooter);
-    this.entry.place = placement.legalize(club.geo, p, a, this.entry.place);
+    const geo = /** @type {Geometry} */ (club.geo);
+    const a = placement.area(geo, "hand", c.balls, c.shooter);
+    this.entry.place = placement.legalize(geo, p, a, this.entry.place);
     delete this.entry.moves[c.shooter];
     this.renderEntry();
     return true;
   }
 
+  /** @param {string | null} ball @param {Point} p @param {boolean} done */
   dragRest(ball, p, done) {
     if (!ball) return;
     const others = this.restBalls();
     delete others[ball];
+    const geo = /** @type {Geometry} */ (club.geo);
+    /** @type {Point | null} */
     let q = null;
-    for (const spot of Object.values(club.table.spots)) {
-      if (dist(p, spot) < SNAP && Object.values(others).every((o) => dist(o, spot) >= 2 * club.geo.R)) q = [spot[0], spot[1]];
+    for (const spot of Object.values(/** @type {NonNullable<typeof club.table>} */ (club.table).spots)) {
+      if (dist(p, spot) < SNAP && Object.values(others).every((o) => dist(o, spot) >= 2 * geo.R)) q = [spot[0], spot[1]];
     }
-    if (!q) q = placement.legalize(club.geo, p, placement.area(club.geo, "bed", others, ball), this.restBalls()[ball]);
+    if (!q) q = placement.legalize(geo, p, placement.area(geo, "bed", others, ball), this.restBalls()[ball] ?? null);
     if (!q) return;
     this.entry.moves[ball] = q;
     if (done) this.renderEntry();
@@ -572,11 +639,13 @@ export class MatchPage {
     this.renderEntry();
   }
 
+  /** @param {Point} p */
   placeW2At(p) {
     const v = this.view;
     if (!v || v.phase !== "place-w2") return false;
-    const a = placement.area(club.geo, "w2", v.position.balls, "W2", { corridors: v.w2_corridors });
-    this.w2 = placement.legalize(club.geo, p, a, this.w2);
+    const geo = /** @type {Geometry} */ (club.geo);
+    const a = placement.area(geo, "w2", v.position.balls, "W2", { corridors: /** @type {import("./placement.js").Corridor[]} */ (v.w2_corridors) });
+    this.w2 = placement.legalize(geo, p, a, this.w2);
     this.renderPlace();
     return true;
   }
@@ -593,6 +662,7 @@ export class MatchPage {
 
   /** One entry sent and answered: the form is locked (keys too) until the page shows the answer, stroke list
    * included, so each answer's visible change comes at the moment the page takes keys again. */
+  /** @param {() => Promise<void>} work */
   async run(work) {
     if (this.busy) return;
     if (!this.canEnter) {
@@ -638,6 +708,7 @@ export class MatchPage {
     }
   }
 
+  /** @param {Played} answer */
   played(answer) {
     const ruling = answer.outcome.ruling;
     this.last = {
@@ -655,7 +726,7 @@ export class MatchPage {
     if (!box || !box.childElementCount) return;
     // below the top bar, which stays on screen
     const bar = document.querySelector(".topbar");
-    const covered = bar && getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0;
+    const covered = bar instanceof HTMLElement && getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0;
     box.style.scrollMarginTop = `${covered + 8}px`;
     box.scrollIntoView({ block: "start", behavior: "instant" });
   }
@@ -683,8 +754,9 @@ export class MatchPage {
 
   submit() {
     if (!this.view) return;
-    if (this.breakRun) {
-      showMessage(() => t("club.break.running", { name: nameOf(this.view, this.breakRun.ball), time: fmtClock((Date.now() - this.breakRun.start) / 1000) }), "info");
+    const run = this.breakRun;
+    if (run) {
+      showMessage(() => t("club.break.running", { name: nameOf(this.shown(), run.ball), time: fmtClock((Date.now() - run.start) / 1000) }), "info");
       return;
     }
     const call = this.call();
@@ -722,7 +794,9 @@ export class MatchPage {
   }
 
   afterOver() {
-    if (this.view && this.view.result) showMessage(() => t("club.over", { text: t("match.winner", { name: nameOf(this.view, this.view.result.winner), ball: this.view.result.winner }) }), "info");
+    const view = this.view;
+    const result = view && view.result;
+    if (view && result) showMessage(() => t("club.over", { text: t("match.winner", { name: nameOf(view, result.winner), ball: result.winner }) }), "info");
   }
 
   confirmW2() {
@@ -739,14 +813,16 @@ export class MatchPage {
   }
 
   /** 6: the shoot-out's lag winner chose who shoots first. */
+  /** @param {string} ball */
   chooseStarter(ball) {
     return this.run(async () => {
-      const answer = await this.send("starter", "/shootout-starter", { cue_ball: ball }, t("club.starter.chosen", { name: nameOf(this.view, ball) }));
+      const answer = await this.send("starter", "/shootout-starter", { cue_ball: ball }, t("club.starter.chosen", { name: nameOf(this.shown(), ball) }));
       await this.loadActions();
       this.played(answer);
     });
   }
 
+  /** @param {number} winner */
   lagWon(winner) {
     return this.run(async () => {
       const answer = await this.send("lag", "/lag", { winner }, t("club.lag.title"));
@@ -776,6 +852,7 @@ export class MatchPage {
     });
   }
 
+  /** @param {string} ball */
   forfeit(ball) {
     return this.run(async () => {
       const answer = await this.send("forfeit", "/forfeit", { cue_ball: ball }, t("club.strokes.forfeit"));
@@ -786,6 +863,7 @@ export class MatchPage {
     });
   }
 
+  /** @param {string} ball */
   startBreak(ball) {
     if (!this.canEnter) {
       showMessage(this.tokenText(), "error");
@@ -794,12 +872,12 @@ export class MatchPage {
     this.breakRun = { ball, start: Date.now() };
     // the clock's limit grows with the break as it runs (the server is told too, for the scoreboard)
     const since = new Date(Date.now() - this.skew).toISOString();
-    this.view = { ...this.view, break_running: { cue_ball: ball, since } };
+    this.view = { ...this.shown(), break_running: { cue_ball: ball, since } };
     this.render();
     // the server keeps the running break (the scoreboard shows it, a restart keeps it); it is recorded with its
     // length when it ends. Sent in the entries' queue, so that with no connection it goes, in order, later
-    this.queue
-      .add("break-start", "POST", `/api/club/matches/${this.id}/break-start`, { cue_ball: ball, since }, t("club.break.of", { name: nameOf(this.view, ball) }))
+    /** @type {EntryQueue} */ (this.queue) // a break is started only with the marker's token
+      .add("break-start", "POST", `/api/club/matches/${this.id}/break-start`, { cue_ball: ball, since }, t("club.break.of", { name: nameOf(this.shown(), ball) }))
       .catch((error) => {
         if (!(error instanceof QueuedError)) showError(error);
       });
@@ -810,13 +888,14 @@ export class MatchPage {
     if (!run) return;
     const seconds = Math.max(1, Math.min(MAX_BREAK, Math.round((Date.now() - run.start) / 1000)));
     return this.run(async () => {
-      const answer = await this.send("break", "/break", { cue_ball: run.ball, seconds }, t("club.break.of", { name: nameOf(this.view, run.ball) }));
+      const answer = await this.send("break", "/break", { cue_ball: run.ball, seconds }, t("club.break.of", { name: nameOf(this.shown(), run.ball) }));
       await this.loadActions();
       this.breakRun = null;
       this.played(answer);
     });
   }
 
+  /** @param {number} index */
   edit(index) {
     const pos = this.actions.findIndex((a) => a.index === index);
     const action = this.actions[pos];
@@ -870,12 +949,18 @@ export class MatchPage {
     return screen.drawRest(this);
   }
 
+  /** The match shown: the page acts on a match only once it has its view. */
+  shown() {
+    return /** @type {View} */ (this.view);
+  }
+
   /** Whether this page takes entries: the link may enter, and the match is not a competition game decided
    * already (by the director's result or by its own end: then a correction goes through the director). */
   open() {
     return this.canEnter && !(this.view && this.view.competition && this.view.competition.decided_by);
   }
 
+  /** @param {string} ball */
   armForfeit(ball) {
     this.entry.forfeit = this.entry.forfeit === ball ? null : ball;
     this.renderEntry();
@@ -885,7 +970,7 @@ export class MatchPage {
   tick() {
     if (!this.alive() || !this.view) return;
     const box = document.querySelector("#board [data-testid=clock]");
-    if (box) {
+    if (box instanceof HTMLElement) {
       const c = renderClock(box, this.view, this.since);
       if (c.warning && !this.alerted.warning) {
         this.alerted.warning = true;
@@ -898,7 +983,7 @@ export class MatchPage {
     }
     if (this.breakRun) {
       const seconds = (Date.now() - this.breakRun.start) / 1000;
-      $("break-text").textContent = t("club.break.running", { name: nameOf(this.view, this.breakRun.ball), time: fmtClock(seconds) });
+      $("break-text").textContent = t("club.break.running", { name: nameOf(this.shown(), this.breakRun.ball), time: fmtClock(seconds) });
       if (seconds >= MAX_BREAK && !this.busy) this.resumeBreak();
     }
   }
