@@ -25,10 +25,25 @@ import * as placement from "./placement.js";
 import { BALL_IDS, POCKET_IDS } from "./table.js";
 import { ballChip, el, fmtPoints } from "./ui.js";
 
+/** @typedef {import("./club-match.js").MatchPage} MatchPage @typedef {import("./club-match.js").Ctx} Ctx */
+/** @typedef {import("./club-match.js").Action} Action @typedef {import("./table.js").Point} Point */
+/** @typedef {import("./table.js").Geometry} Geometry @typedef {NonNullable<typeof club.tables>} SmallTables */
+
+/** The page's button `id`. @param {string} id */
+const button = (id) => $(id, HTMLButtonElement);
+/** The buttons in the box `id` (a row of balls or pockets to tap). @param {string} id @returns {HTMLButtonElement[]} */
+const buttons = (id) => [...$(id).children].filter((b) => b instanceof HTMLButtonElement);
+/** The small tables and the geometry, which the page has made before any match page draws. */
+const tables = () => /** @type {SmallTables} */ (club.tables);
+const geo = () => /** @type {Geometry} */ (club.geo);
+const table = () => /** @type {NonNullable<typeof club.table>} */ (club.table);
+
 const POCKET_LAYOUT = ["FL", "FR", "ML", "MR", "HL", "HR"]; // two columns: the table seen from the head end
 
 /** The pickers of the entry form: balls and pockets to tap, the late ball's choices. */
+/** @param {MatchPage} page */
 export function buildPickers(page) {
+  /** @param {string} id @param {string} prefix @param {(value: string) => void} onClick @param {string[]} [ids] */
   const fill = (id, prefix, onClick, ids = BALL_IDS, make = ballButton) => $(id).replaceChildren(...ids.map((b) => make(prefix, b, onClick)));
   fill("call-balls", "call-ball", (b) => page.setCallBall(b));
   fill("call-pockets", "call-pocket", (p) => page.setCallPocket(p), POCKET_LAYOUT, pocketButton);
@@ -55,17 +70,18 @@ export function buildPickers(page) {
       ),
     ),
   );
-  const late = $("late-ball");
+  const late = $("late-ball", HTMLSelectElement);
   late.replaceChildren(el("option", { value: "" }, t("club.late.none")), ...BALL_IDS.map((b) => el("option", { value: b }, b)));
   const by = $("late-by");
   const names = page.view ? page.view.players : [];
-  const owner = (b) => (names.find((p) => p.cue_ball === b) || { name: b }).name;
+  const owner = (/** @type {string} */ b) => (names.find((p) => p.cue_ball === b) || { name: b }).name;
   by.replaceChildren(el("option", { value: "" }, t("club.late.nobody")), ...CUE_BALLS.map((b) => el("option", { value: b }, `${t("club.late.player", { ball: b })}: ${owner(b)}`)));
 }
 
+/** @param {MatchPage} page */
 export function render(page) {
   if (!page.alive() || !page.view) return;
-  const v = page.view;
+  const v = page.shown();
   renderBoard($("board"), v, { since: page.since, playerExtra: (i, ball) => breakButton(page, i, ball) });
   renderTokenBanner(page);
   renderDecided(page);
@@ -93,6 +109,7 @@ export function render(page) {
 }
 
 /** The entries on this phone not yet confirmed (and those confirmed a moment ago), each with its state. */
+/** @param {MatchPage} page */
 export function renderQueue(page) {
   const panel = $("queue");
   if (!panel || !page.queue) return;
@@ -122,7 +139,7 @@ export function renderQueue(page) {
             : t(`club.queue.${item.state === "sending" ? "sending" : item.state}`),
         ),
         item.state === "failed"
-          ? el("button", { type: "button", class: "small", "data-testid": "queue-drop", onclick: () => page.queue.remove(item.key) }, t("club.queue.drop"))
+          ? el("button", { type: "button", class: "small", "data-testid": "queue-drop", onclick: () => page.queue?.remove(item.key) }, t("club.queue.drop"))
           : null,
       ),
     ),
@@ -130,6 +147,7 @@ export function renderQueue(page) {
   $("queue-retry").hidden = !page.queue.offline;
 }
 
+/** @param {MatchPage} page */
 export function renderUndo(page) {
   const bar = $("undo-confirm");
   if (!bar) return;
@@ -139,20 +157,21 @@ export function renderUndo(page) {
   let what = t("club.undo");
   if (last && last.action.kind === "marked") {
     const n = page.actions.filter((a) => a.action.kind === "marked").length;
-    what = `${t("club.undo.stroke", { n })}: ${nameOf(page.view, last.outcome.ruling ? last.outcome.ruling.shooter : last.action.entry.cue_ball)}, ${last.action.call || t("ruling.noCall")}`;
+    what = `${t("club.undo.stroke", { n })}: ${nameOf(page.shown(), last.outcome.ruling ? last.outcome.ruling.shooter : last.action.entry.cue_ball)}, ${last.action.call || t("ruling.noCall")}`;
   } else if (last && last.action.kind === "place-w2") {
     what = t("club.strokes.placeW2");
   } else if (last && last.action.kind === "choose") {
-    what = t("club.starter.chosen", { name: nameOf(page.view, last.action.cue_ball) });
+    what = t("club.starter.chosen", { name: nameOf(page.shown(), last.action.cue_ball) });
   } else if (last && last.action.kind === "marked-lag") {
     what = t("club.lag.title");
   } else if (last && last.action.kind === "break") {
-    what = t("club.strokes.break", { who: nameOf(page.view, last.action.cue_ball), s: Math.round(last.action.seconds) });
+    what = t("club.strokes.break", { who: nameOf(page.shown(), last.action.cue_ball), s: Math.round(last.action.seconds) });
   }
   $("undo-question").textContent = t("club.undo.confirm", { what });
 }
 
 /** A competition game decided: by whom, with the result, the game's pöytäkirja and the bracket. */
+/** @param {MatchPage} page */
 function renderDecided(page) {
   let box = find("decided");
   if (!box) {
@@ -161,11 +180,13 @@ function renderDecided(page) {
   }
   const game = page.view && page.view.competition;
   box.hidden = !(game && game.decided_by);
-  if (box.hidden) return;
-  const names = page.view.players.map((p) => p.name);
+  if (!game || box.hidden) return;
+  const view = page.shown();
+  const result = view.result;
+  const names = view.players.map((p) => p.name);
   // the kaavio's result; the match's own until the kaavio has read the match's end
-  const own = page.view.result ? page.view.players.map((p) => (page.view.result.recorded || page.view.result.scores || {})[p.cue_ball]) : [];
-  const points = game.points || own;
+  const own = result ? view.players.map((p) => (result.recorded || result.scores || {})[p.cue_ball ?? ""]) : [];
+  const points = (game && game.points) || own;
   const score = points.length === 2 ? `${names[0]} ${points[0]} – ${points[1]} ${names[1]}` : "";
   box.replaceChildren(
     el("p", { "data-testid": "decided-text" }, t(`club.decided.${game.decided_by}`, { game: game.game, score, name: game.name })),
@@ -178,6 +199,7 @@ function renderDecided(page) {
   );
 }
 
+/** @param {MatchPage} page */
 function renderTokenBanner(page) {
   let banner = find("token-banner");
   if (!banner) {
@@ -188,8 +210,9 @@ function renderTokenBanner(page) {
   banner.textContent = page.tokenProblem ? page.tokenText() : "";
 }
 
+/** @param {MatchPage} page @param {number} i @param {string | null} ball */
 function breakButton(page, i, ball) {
-  const v = page.view;
+  const v = page.shown();
   if (v.clock.mode !== "wall" || !ball || !page.open()) return null;
   const taken = ball in (v.clock.breaks || {});
   if (taken || v.phase !== "play") return null;
@@ -201,44 +224,48 @@ function breakButton(page, i, ball) {
 }
 
 /** The lag winner's choice (6): their own cue ball first, then the opponent's. */
+/** @param {MatchPage} page */
 function renderStarter(page) {
-  const v = page.view;
-  const winner = v.shootout.first;
+  const v = page.shown();
+  const winner = /** @type {import("./club-common.js").Shootout} */ (v.shootout).first;
   $("starter-hint").textContent = t("club.starter.hint", { name: nameOf(v, winner) });
   [winner, otherWhite(winner)].forEach((ball, i) => {
-    const button = $(`starter-${i}`);
-    button.dataset.ball = ball;
-    button.textContent = t("club.starter.starts", { name: nameOf(v, ball), ball });
+    const starter = $(`starter-${i}`);
+    starter.dataset.ball = ball;
+    starter.textContent = t("club.starter.starts", { name: nameOf(v, ball), ball });
   });
 }
 
+/** @param {MatchPage} page */
 export function renderPlace(page) {
-  const v = page.view;
+  const v = page.shown();
   const w2owner = v.players.findIndex((p) => p.cue_ball === "W2");
   $("place-hint").textContent = t("club.place.hint", { name: w2owner >= 0 ? v.players[w2owner].name : "W2" });
-  const view = club.tables.w2;
+  const view = tables().w2;
   const balls = { ...v.position.balls };
   if (page.w2) balls.W2 = page.w2;
   view.balls = balls;
-  view.overlay = { corridors: v.w2_corridors, legal: placement.lightOf(placement.area(club.geo, "w2", v.position.balls, "W2", { corridors: v.w2_corridors })) };
+  view.overlay = { corridors: v.w2_corridors, legal: placement.lightOf(placement.area(geo(), "w2", v.position.balls, "W2", { corridors: /** @type {import("./placement.js").Corridor[]} */ (v.w2_corridors) })) };
   view.draw();
   $("w2-out").textContent = page.w2 ? `W2 (${page.w2[0].toFixed(3)}, ${page.w2[1].toFixed(3)})` : t("club.hand.none");
   $("w2-out").dataset.point = page.w2 ? page.w2.join(",") : "";
-  $("place-confirm").disabled = page.busy;
+  button("place-confirm").disabled = page.busy;
 }
 
+/** @param {MatchPage} page */
 export function renderButtons(page) {
   const busy = page.busy;
-  $("enter-stroke").disabled = busy || Boolean(page.breakRun) || Boolean(page.view && !page.editing && page.ctx().unsure);
-  $("undo-last").disabled = busy || !page.open() || !page.view || page.view.actions <= 2;
-  $("place-confirm").disabled = busy;
-  for (const i of [0, 1]) $(`lag-${i}`).disabled = busy;
-  for (const i of [0, 1]) $(`starter-${i}`).disabled = busy;
+  button("enter-stroke").disabled = busy || Boolean(page.breakRun) || Boolean(page.view && !page.editing && page.ctx().unsure);
+  button("undo-last").disabled = busy || !page.open() || !page.view || page.view.actions <= 2;
+  button("place-confirm").disabled = busy;
+  for (const i of [0, 1]) button(`lag-${i}`).disabled = busy;
+  for (const i of [0, 1]) button(`starter-${i}`).disabled = busy;
 }
 
+/** @param {MatchPage} page @param {Ctx} c @param {ReturnType<typeof callParts>} call @param {string} name @param {(ball: string | undefined) => boolean} onTable @param {string} cue */
 function renderQuick(page, c, call, name, onTable, cue) {
   $("quick-title").textContent = c.unsure ? t("club.entry.titleWho", { n: c.n }) : t("club.entry.title", { n: c.n, name, ball: c.shooter });
-  for (const b of $("quick-balls").children) {
+  for (const b of buttons("quick-balls")) {
     if (!b.dataset.ball) {
       press(b, !page.entry.callText.trim());
       continue;
@@ -247,19 +274,20 @@ function renderQuick(page, c, call, name, onTable, cue) {
     b.disabled = b.dataset.ball === c.shooter;
     b.classList.toggle("absent", !onTable(b.dataset.ball));
   }
-  for (const b of $("quick-pockets").children) press(b, call.pocket === b.dataset.pocket);
-  for (const b of $("quick-first").children) {
+  for (const b of buttons("quick-pockets")) press(b, call.pocket === b.dataset.pocket);
+  for (const b of buttons("quick-first")) {
     b.disabled = b.dataset.ball === cue;
     b.classList.toggle("absent", !onTable(b.dataset.ball));
   }
-  $("quick-as-called").disabled = !(call.ball && call.pocket) || $("enter-stroke").disabled;
+  button("quick-as-called").disabled = !(call.ball && call.pocket) || button("enter-stroke").disabled;
 }
 
+/** @param {MatchPage} page */
 export function renderEntry(page) {
   if (!page.view) return;
   const e = page.entry;
   const c = page.ctx();
-  const v = page.view;
+  const v = page.shown();
   const name = nameOf(v, c.shooter);
   if (!page.editing && e.n === undefined) {
     e.n = c.n; // the stroke this entry is for
@@ -278,35 +306,37 @@ export function renderEntry(page) {
   }
   $("target").textContent = t(`club.target.${e.target}`);
   $("target").dataset.target = e.target;
-  for (const group of document.querySelectorAll("#entry [data-target]")) group.classList.toggle("targeted", group.dataset.target === e.target);
+  for (const group of document.querySelectorAll("#entry [data-target]")) {
+    if (group instanceof HTMLElement) group.classList.toggle("targeted", group.dataset.target === e.target);
+  }
 
   const start = page.startBalls();
-  const onTable = (b) => Boolean(start[b]) || (c.fromHand && b === c.shooter);
+  const onTable = (/** @type {string | undefined} */ b) => Boolean(b && start[b]) || (c.fromHand && b === c.shooter);
   const cue = page.struck();
   // the call
   const call = callParts(e.callText);
-  const text = $("call-text");
+  const text = $("call-text", HTMLInputElement);
   if (document.activeElement !== text) text.value = e.callText;
-  for (const b of $("call-balls").children) {
+  for (const b of buttons("call-balls")) {
     press(b, call.ball === b.dataset.ball);
     b.disabled = b.dataset.ball === c.shooter;
     b.classList.toggle("absent", !onTable(b.dataset.ball));
   }
-  for (const b of $("call-pockets").children) press(b, call.pocket === b.dataset.pocket);
+  for (const b of buttons("call-pockets")) press(b, call.pocket === b.dataset.pocket);
   renderQuick(page, c, call, name, onTable, cue);
   press($("no-call"), !e.callText.trim());
   press($("legal-yes"), e.legal);
   press($("legal-no"), !e.legal);
   if (!e.callText.trim()) $("call-status").textContent = t("call.noCall");
   // the drops
-  for (const b of $("pot-balls").children) {
-    const ball = b.dataset.ball;
+  for (const b of buttons("pot-balls")) {
+    const ball = b.dataset.ball ?? "";
     const dropped = e.pots.find((p) => p[0] === ball);
     press(b, e.pending === ball);
     b.dataset.state = dropped ? "dropped" : e.off.has(ball) ? "off" : "";
     b.classList.toggle("absent", !onTable(ball));
   }
-  for (const b of $("pot-pockets").children) b.classList.toggle("armed", Boolean(e.pending));
+  for (const b of buttons("pot-pockets")) b.classList.toggle("armed", Boolean(e.pending));
   const pots = $("pots");
   pots.replaceChildren(
     ...(e.pots.length
@@ -322,7 +352,7 @@ export function renderEntry(page) {
       : [el("li", { class: "hint" }, t("club.pots.none"))]),
   );
   // first contact, nakki, off the table, cushion pots
-  for (const b of $("first-balls").children) {
+  for (const b of buttons("first-balls")) {
     const ball = b.dataset.ball || null;
     press(b, e.first === ball);
     if (ball) {
@@ -330,16 +360,16 @@ export function renderEntry(page) {
       b.classList.toggle("absent", !onTable(ball));
     }
   }
-  for (const b of $("nakki-balls").children) {
-    press(b, e.nakki.has(b.dataset.ball));
+  for (const b of buttons("nakki-balls")) {
+    press(b, e.nakki.has(b.dataset.ball ?? ""));
     b.disabled = b.dataset.ball === cue;
     b.classList.toggle("absent", !onTable(b.dataset.ball));
   }
-  for (const b of $("off-balls").children) {
-    press(b, e.off.has(b.dataset.ball));
+  for (const b of buttons("off-balls")) {
+    press(b, e.off.has(b.dataset.ball ?? ""));
     b.classList.toggle("absent", !onTable(b.dataset.ball));
   }
-  for (const b of $("cushion-balls").children) press(b, e.cushion.has(b.dataset.ball));
+  for (const b of buttons("cushion-balls")) press(b, e.cushion.has(b.dataset.ball ?? ""));
   // the cue ball
   $("cue-legend").replaceChildren(ballChip(cue), " ", t("club.cue", { ball: cue }));
   const cuePot = e.pots.find((p) => p[0] === cue);
@@ -353,22 +383,26 @@ export function renderEntry(page) {
     el("button", { type: "button", class: "pick", "data-testid": "cue-off", "aria-pressed": String(e.off.has(cue)), onclick: () => page.cueTo("off") }, t("club.cue.off")),
   );
   // rare events
-  $("wrong-ball").checked = e.wrongBall;
-  for (const box of $("flags").querySelectorAll("input[data-flag]")) box.checked = Boolean(e.flags[box.dataset.flag]);
+  $("wrong-ball", HTMLInputElement).checked = e.wrongBall;
+  for (const box of $("flags").querySelectorAll("input[data-flag]")) {
+    if (box instanceof HTMLInputElement) box.checked = Boolean(e.flags[box.dataset.flag ?? ""]);
+  }
   $("wrong-ball-label").textContent = t("club.wrongBall", { ball: otherWhite(c.shooter) });
-  $("late-ball").value = e.lateBall;
-  const by = $("late-by");
+  $("late-ball", HTMLSelectElement).value = e.lateBall;
+  const by = $("late-by", HTMLSelectElement);
   by.value = e.lateBy;
   by.disabled = !e.lateBall;
   $("late-only").hidden = !e.lateBall;
-  if (document.activeElement !== $("talonmies")) $("talonmies").value = e.talonmies;
-  $("hand-fault").value = e.handFault || "";
+  if (document.activeElement !== $("talonmies")) $("talonmies", HTMLInputElement).value = e.talonmies;
+  $("hand-fault", HTMLSelectElement).value = e.handFault || "";
+  // a player without a cue ball has no button (and no null child, which replaceChildren would write as "null")
   $("forfeit-row").replaceChildren(
-    ...v.players.map((p, i) =>
-      p.cue_ball
-        ? el("button", { type: "button", class: "small", "data-testid": `forfeit-${i}`, "aria-pressed": String(e.forfeit === p.cue_ball), onclick: () => page.armForfeit(p.cue_ball) }, t("club.forfeit.player", { name: p.name, ball: p.cue_ball }))
-        : null,
-    ),
+    ...v.players.flatMap((p, i) => {
+      const ball = p.cue_ball;
+      return ball
+        ? [el("button", { type: "button", class: "small", "data-testid": `forfeit-${i}`, "aria-pressed": String(e.forfeit === ball), onclick: () => page.armForfeit(ball) }, t("club.forfeit.player", { name: p.name, ball }))]
+        : [];
+    }),
   );
   const confirm = $("forfeit-confirm");
   confirm.hidden = !e.forfeit || Boolean(page.editing);
@@ -377,11 +411,11 @@ export function renderEntry(page) {
   $("hand-group").hidden = !c.fromHand;
   if (c.fromHand) {
     $("hand-legend").textContent = t("club.hand", { ball: c.shooter });
-    const view = club.tables.hand;
+    const view = tables().hand;
     const balls = { ...c.balls };
     if (e.place) balls[c.shooter] = e.place;
     view.balls = balls;
-    view.overlay = { legal: placement.lightOf(placement.area(club.geo, "hand", c.balls, c.shooter)) };
+    view.overlay = { legal: placement.lightOf(placement.area(geo(), "hand", c.balls, c.shooter)) };
     view.rings = e.place ? [{ p: e.place, colour: "#ffe066" }] : [];
     view.draw();
     $("hand-out").textContent = e.place ? t("club.hand.placed", fmtPoint(e.place)) : t("club.hand.none");
@@ -394,6 +428,7 @@ export function renderEntry(page) {
 }
 
 /** While strokes wait on this phone: which they are, and whose the stroke entered now is (the marker says). */
+/** @param {MatchPage} page @param {Ctx} c */
 function renderHold(page, c) {
   const waiting = page.editing ? [] : page.waitingStrokes();
   const hold = $("queue-hold");
@@ -401,7 +436,7 @@ function renderHold(page, c) {
   if (!waiting.length) return;
   $("queue-hold-text").textContent = t("club.queue.whose", { list: waiting.map((i) => i.label).join(", "), n: c.n });
   $("queue-hold-who").replaceChildren(
-    ...page.view.players
+    ...page.shown().players
       .filter((p) => p.cue_ball)
       .map((p) =>
         el(
@@ -423,19 +458,20 @@ function renderHold(page, c) {
   );
 }
 
+/** @param {MatchPage} page */
 export function drawRest(page) {
-  const view = club.tables.rest;
+  const view = tables().rest;
   if (!view) return;
   view.balls = page.restBalls();
   const moved = Object.keys(page.entry.moves).filter((b) => view.balls[b]);
   view.overlay = { draggable: Object.keys(view.balls), dragging: view.overlay.dragging };
-  view.rings = moved.map((b) => ({ p: view.balls[b], colour: "#74c0fc" }));
+  view.rings = moved.map((b) => ({ p: /** @type {Point} */ (view.balls[b]), colour: "#74c0fc" }));
   view.draw();
   $("moves").replaceChildren(
     ...(moved.length
       ? moved.map((b) => {
-          const p = view.balls[b];
-          const spot = spotAt(club.table, p);
+          const p = /** @type {Point} */ (view.balls[b]);
+          const spot = spotAt(table(), p);
           return el(
             "li",
             { "data-testid": "move-item", dataset: { ball: b, spot: spot || "" } },
@@ -448,6 +484,7 @@ export function drawRest(page) {
   );
 }
 
+/** @param {MatchPage} page */
 function renderRuling(page) {
   const box = $("ruling");
   box.replaceChildren();
@@ -460,24 +497,25 @@ function renderRuling(page) {
   const ruling = last.outcome.ruling;
   if (!ruling || !Object.keys(ruling.respots || {}).length) return;
   respots.hidden = false;
-  const after = ruling.position.balls;
-  const balls = Object.keys(ruling.respots);
+  const respotted = /** @type {Record<string, Point>} */ (ruling.respots);
+  const after = /** @type {{ balls: Record<string, Point | null> }} */ (ruling.position).balls;
+  const balls = Object.keys(respotted);
   const list = $("respot-list");
   list.replaceChildren();
-  const view = club.tables.respot;
+  const view = tables().respot;
   view.balls = after;
   view.overlay = {};
   view.rings = [];
   for (const ball of balls) {
-    const p = ruling.respots[ball];
-    const spot = spotAt(club.table, p);
+    const p = respotted[ball];
+    const spot = spotAt(table(), p);
     const where = spot ? spotLabel(spot) : t("club.respots.at", fmtPoint(p));
     view.rings.push({ p, label: ball });
     // the spots other balls covered when it was put back: the kaisa goes back first (4.1), then a red
     const except = ball === "K" ? balls : balls.filter((b) => b !== "K");
-    const taken = takenSpots(club.table, after, except);
-    const says = (n) => new RegExp(`\\b${ball}\\b`).test(n.en) || (ball === "K" && /\bkaisa\b/i.test(n.en) && !/\b(R1|R2|red)\b/.test(n.en));
-    const notes = ruling.notes.filter((n) => n.clause.startsWith("4") && says(n));
+    const taken = takenSpots(table(), after, except);
+    const says = (/** @type {import("./ui.js").RulingItem} */ n) => new RegExp(`\\b${ball}\\b`).test(n.en) || (ball === "K" && /\bkaisa\b/i.test(n.en) && !/\b(R1|R2|red)\b/.test(n.en));
+    const notes = (ruling.notes || []).filter((n) => n.clause.startsWith("4") && says(n));
     list.append(
       el(
         "li",
@@ -495,6 +533,7 @@ function renderRuling(page) {
   view.draw();
 }
 
+/** @param {MatchPage} page */
 function renderStrokes(page) {
   const list = $("strokes");
   const rows = [];
@@ -511,9 +550,10 @@ function renderStrokes(page) {
   list.dataset.count = String(n);
 }
 
+/** @param {MatchPage} page @param {Action} a @param {number} n */
 function strokeRow(page, a, n) {
   const kind = a.action.kind;
-  const v = page.view;
+  const v = page.shown();
   const ruling = a.outcome.ruling;
   const parts = [];
   let head;
@@ -554,6 +594,7 @@ function strokeRow(page, a, n) {
   );
 }
 
+/** @param {MatchPage} page */
 function renderExports(page) {
   const game = page.view && page.view.competition;
   const sheet = game && game.scoresheet_url ? game.scoresheet_url : `/club/scoresheet#/match/${page.id}`;
@@ -571,6 +612,6 @@ function renderExports(page) {
     );
   }
   $("export-links").replaceChildren(...links.map(([id, href, text]) => el("li", {}, el("a", { href, "data-testid": `export-${id}`, target: "_blank", rel: "noopener" }, text))));
-  $("nav-scoreboard").href = page.event ? `/scoreboard#/event/${encodeURIComponent(page.event)}` : `/scoreboard#/match/${page.id}`;
-  $("nav-scoreboard").dataset.href = $("nav-scoreboard").getAttribute("href");
+  $("nav-scoreboard", HTMLAnchorElement).href = page.event ? `/scoreboard#/event/${encodeURIComponent(page.event)}` : `/scoreboard#/match/${page.id}`;
+  $("nav-scoreboard").dataset.href = $("nav-scoreboard").getAttribute("href") ?? "";
 }

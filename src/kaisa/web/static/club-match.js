@@ -34,7 +34,7 @@ import { el, fmtClock } from "./ui.js";
  *   waiting?: boolean, unsure?: boolean }} Ctx */
 /** One action of the match's history (/api/matches/ID/actions) as this page reads it.
  * @typedef {{ index: number, player: number | null, outcome: Outcome,
- *   action: { kind: string, call?: string | null, entry: StoredEntry, [key: string]: unknown },
+ *   action: { kind: string, call?: string | null, entry: StoredEntry, cue_ball: string, seconds: number, winner: number, [key: string]: unknown },
  *   state_after: { game: { shooter: string, opening: boolean, in_hand: string[] }, [key: string]: unknown } }} Action */
 /** An entry answered: the action, its outcome and the match after it (ClubPlayed).
  * @typedef {{ action: Action["action"], outcome: Outcome, match: View }} Played */
@@ -84,6 +84,8 @@ export class MatchPage {
     this.confirmUndo = false;
     /** @type {string | null} whose stroke the marker said the next one is, while strokes wait on this phone */
     this.offShooter = null;
+    /** the queue's panel is shown (an entry waits or was refused) */
+    this.queueShown = false;
     /** @type {boolean | undefined} the live stream is down */
     this.linkDown = undefined;
     this.queue = token
@@ -567,7 +569,7 @@ export class MatchPage {
     return this.submit();
   }
 
-  /** @param {string} ball */
+  /** @param {string | null} ball */
   setFirst(ball) {
     this.entry.first = ball;
     this.entry.target = "pots";
