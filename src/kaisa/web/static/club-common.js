@@ -424,7 +424,8 @@ export class MiniTable extends TableView {
     }
   }
 
-  /** Where table point `p` (metres) is in the window, for tests and the console. @param {Point} p */
+  /** Where table point `p` (metres) is in the window, for tests and the console.
+   * @param {Point} p @returns {[number, number]} */
   toClient(p) {
     const rect = this.canvas.getBoundingClientRect();
     const [x, y] = this.toPx(p);
