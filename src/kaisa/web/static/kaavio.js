@@ -5,6 +5,7 @@
 import "./club-strings.js";
 import "./kaavio-strings.js";
 import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
+import { byRound, scoreText } from "./kaavio-games.js";
 import { el, fmtDate } from "./ui.js";
 
 /** The page's element `id` (kaavio.html holds it), of class `kind` (HTMLElement unless told).
@@ -24,16 +25,7 @@ function formOf(id) {
   return /** @type {Form} */ (/** @type {unknown} */ ($(id, HTMLFormElement)));
 }
 
-/** @typedef {import("./types/api").components["schemas"]} Schemas */
-/** A running game's live score from its club match, in the game's player order.
- * @typedef {{ match: number, phase: string, scores: number[], innings: number[], run: number, to_move: number | null,
- *   cue_balls: (string | null)[] }} LiveScore */
-/** A game of the kaavio (KAAVIO 7) as the competition's view gives it.
- * @typedef {{ number: number, round: number, round1: number, round2: number, player1: number, player2: number | null,
- *   points1: string, points2: string, state: "empty" | "ready" | "running" | "played", table: string, innings: number,
- *   longest1: number, longest2: number, comment: string, started: string, ended: string, match_id: string,
- *   names: string[], clubs: string[], outcome: string, winner: number | null, hand_reason: string | null,
- *   live: LiveScore | null }} Game */
+/** @typedef {import("./types/api").components["schemas"]} Schemas @typedef {import("./kaavio-games.js").Game} Game */
 /** A registered player with his tallies.
  * @typedef {{ number: number, name: string, club: string, seed: number, wins: number, losses: number, games: number,
  *   points: number, out: boolean, playing: number | null, waiting: boolean }} Player */
@@ -447,12 +439,6 @@ function shownName(p) {
   return same && p.club ? `${p.name} (${p.club})` : p.name;
 }
 
-/** @param {Game} g */
-function scoreText(g) {
-  if (g.player2 === null) return t("kv.walkover");
-  return `${g.points1 || "0"}–${g.points2 || "0"}`;
-}
-
 /** @param {Game} g @param {{ live?: boolean }} [options] */
 function names(g, { live = false } = {}) {
   const winner = g.winner;
@@ -503,18 +489,6 @@ function sheetLink(g) {
     { class: "button small", href: `/club/scoresheet#/kaavio/${shown().id}/${g.number}`, target: "_blank", rel: "noopener", "data-testid": `sheet-${g.number}` },
     t("kv.sheet"),
   );
-}
-
-/** @param {Game[]} games @returns {[number, Game[]][]} */
-function byRound(games) {
-  /** @type {Map<number, Game[]>} */
-  const rounds = new Map();
-  for (const g of games) {
-    const list = rounds.get(g.round) ?? [];
-    rounds.set(g.round, list);
-    list.push(g);
-  }
-  return [...rounds.entries()].sort((a, b) => a[0] - b[0]);
 }
 
 /** @param {Game[]} games @param {(g: Game) => HTMLElement[]} actions */
