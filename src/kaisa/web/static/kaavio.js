@@ -26,19 +26,8 @@ function formOf(id) {
 }
 
 /** @typedef {import("./types/api").components["schemas"]} Schemas @typedef {import("./kaavio-games.js").Game} Game */
-/** A registered player with his tallies.
- * @typedef {{ number: number, name: string, club: string, seed: number, wins: number, losses: number, games: number,
- *   points: number, out: boolean, playing: number | null, waiting: boolean }} Player */
-/** A share of the entry fees (KAAVIO 10). @typedef {{ amount: number, percent: boolean }} Share */
-/** The prize split. @typedef {{ sbil: Share, club: Share, winner_weight: number, paid_places: number }} Prizes */
-/** The competition's settings.
- * @typedef {{ name: string, date: string, club: string, kind: string, target: number, placing: string, seeding: string,
- *   tables: string[], max_players: number, entry_fee: number, prizes?: Prizes | null }} Settings */
-/** A placing at the end. @typedef {{ place: number, number: number, name: string, wins: number, points: number }} Placing */
-/** The competition as the pages show it: the API's CompetitionView with the shapes it leaves open spelled out.
- * @typedef {Omit<Schemas["CompetitionView"], "games" | "players" | "settings" | "tables" | "placings" | "prizes"> & {
- *   games: Game[], players: Player[], settings: Settings, tables: { table: string, game: number | null }[],
- *   placings: Record<string, Placing[]> | null, prizes: { amount: number, [key: string]: unknown }[] | null }} View */
+/** @typedef {import("./kaavio-games.js").Player} Player @typedef {import("./kaavio-games.js").Prizes} Prizes */
+/** @typedef {import("./kaavio-games.js").Settings} Settings @typedef {import("./kaavio-games.js").View} View */
 /** A change the director made, with the competition after it. @typedef {{ competition: View, answer: Record<string, any> }} Changed */
 /** A choice of the new competition's form. @typedef {{ value: string, fi?: string, en?: string }} Choice */
 /** Which page: home, a director's (with the link's token), the bracket or the hall TV.
