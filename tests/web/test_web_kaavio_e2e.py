@@ -305,6 +305,9 @@ def test_a_nine_player_night_on_three_tables_from_registration_to_placings(live:
     points_rows = bracket.get_by_test_id("b-final").get_by_test_id("placings").locator("tbody tr")
     expect(points_rows.first).to_contain_text(view["placings"]["points"][0]["name"])
     expect(points_rows.nth(1)).to_contain_text(view["placings"]["points"][1]["name"])
+    # another mode has no prize column and no prize line: nothing in their place (it once read "null")
+    expect(bracket.get_by_test_id("b-final").get_by_test_id("prize")).to_have_count(0)
+    assert not bracket.get_by_test_id("b-final").inner_text().rstrip().endswith("null")
     # on paper and in files: the director's links and the bracket's PDF
     laptop.get_by_test_id("d-paper").locator("summary").click()
     for testid, kind in (("d-sheets", b"%PDF"), ("d-results-pdf", b"%PDF"), ("d-placings-csv", "\ufeff".encode())):

@@ -5,7 +5,13 @@
 
 import { lang } from "./i18n.js";
 
-/** What a refusal without its own fi/en texts says, by the server's stable code or the HTTP status. */
+/** A refusal's body as the server sends it (ErrorOut), or what a page makes of an answer that is not one.
+ * @typedef {{ detail?: unknown, code?: string | null, fi?: string, en?: string }} ErrorData */
+
+/** A pair of table coordinates in metres. @typedef {[number, number]} Point */
+
+/** What a refusal without its own fi/en texts says, by the server's stable code or the HTTP status.
+ * @type {Record<"fi" | "en", Record<string | number, string>>} */
 const FALLBACK = {
   fi: {
     0: "Palvelimeen ei saada yhteyttä. Onko ”kaisa play” käynnissä? Yritä uudelleen, kun palvelin vastaa.",
@@ -39,7 +45,8 @@ const FALLBACK = {
   },
 };
 
-/** The text of a refusal in the page's language. */
+/** The text of a refusal in the page's language.
+ * @param {number} status @param {ErrorData | null} [data] @returns {string} */
 export function errorText(status, data) {
   const here = lang() === "fi" ? "fi" : "en";
   if (data && typeof data === "object") {
@@ -54,6 +61,7 @@ export function errorText(status, data) {
 }
 
 export class ApiError extends Error {
+  /** @param {number} status @param {string} detail @param {ErrorData | null} [data] */
   constructor(status, detail, data = null) {
     super(errorText(status, data));
     this.name = "ApiError";
@@ -64,13 +72,14 @@ export class ApiError extends Error {
   }
 }
 
+/** @param {unknown} detail @returns {string} */
 function describeDetail(detail) {
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {
     // pydantic validation errors: [{loc: [...], msg: "..."}, ...]
     return detail
       .map((e) => {
-        const where = Array.isArray(e.loc) ? e.loc.filter((p) => p !== "body").join(".") : "";
+        const where = Array.isArray(e.loc) ? e.loc.filter((/** @type {unknown} */ p) => p !== "body").join(".") : "";
         return where ? `${where}: ${e.msg}` : String(e.msg ?? JSON.stringify(e));
       })
       .join("; ");
@@ -88,21 +97,27 @@ export function serverNow() {
 }
 
 /** One JSON request; `headers` adds request headers (the club marker's token). */
+/** @param {string} method @param {string} path @param {unknown} [body] @param {Record<string, string>} [headers]
+ * @returns {Promise<any>} the answer's JSON (typed by the caller from types/api.d.ts), its text, or null */
 export async function request(method, path, body, headers = {}) {
-  const init = { method, headers: { ...headers } };
+  /** @type {Record<string, string>} */
+  const sent = { ...headers };
+  /** @type {RequestInit} */
+  const init = { method, headers: sent };
   if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
+    sent["content-type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   let response;
   try {
     response = await fetch(path, init);
   } catch (error) {
-    throw new ApiError(0, `the server cannot be reached (${error.message})`);
+    throw new ApiError(0, `the server cannot be reached (${error instanceof Error ? error.message : String(error)})`);
   }
   const stated = Number(response.headers.get("x-kaisa-time"));
   if (Number.isFinite(stated) && stated > 0) skew = stated - Date.now();
   const text = await response.text();
+  /** @type {unknown} */
   let data = null;
   if (text) {
     try {
@@ -113,59 +128,93 @@ export async function request(method, path, body, headers = {}) {
   }
   if (!response.ok) {
     const detail = data && typeof data === "object" && "detail" in data ? describeDetail(data.detail) : String(data || response.statusText);
-    throw new ApiError(response.status, detail, data && typeof data === "object" ? data : { detail });
+    throw new ApiError(response.status, detail, data && typeof data === "object" ? /** @type {ErrorData} */ (data) : { detail });
   }
   return data;
 }
 
+/** @typedef {import("./types/api").components["schemas"]} Schemas */
+
 export const api = {
   table: () => request("GET", "/api/table"),
   players: () => request("GET", "/api/players"),
+  /** @param {string} call @param {string} shooter @param {Record<string, unknown>} [where] */
   checkCall: (call, shooter, where = {}) => request("POST", "/api/calls/check", { call, shooter, ...where }),
   matches: () => request("GET", "/api/matches"),
+  /** @param {Schemas["NewMatch"]} body */
   createMatch: (body) => request("POST", "/api/matches", body),
+  /** @param {number} id */
   match: (id) => request("GET", `/api/matches/${id}`),
   // the history a page at a time (`limit` actions from `offset`): a long match is never read whole
+  /** @param {number} id */
   actions: (id, offset = 0, limit = 100) => request("GET", `/api/matches/${id}/actions?offset=${offset}&limit=${limit}`),
+  /** @param {number} id @param {number} index */
   animation: (id, index) => request("GET", `/api/matches/${id}/actions/${index}/animation`),
+  /** @param {number} id @param {unknown[]} strokes */
   lag: (id, strokes) => request("POST", `/api/matches/${id}/lag`, { strokes }),
+  /** @param {number} id @param {string} cueBall */
   choose: (id, cueBall) => request("POST", `/api/matches/${id}/choose`, { cue_ball: cueBall }),
+  /** @param {number} id @param {Point} point */
   placeW2: (id, point) => request("POST", `/api/matches/${id}/place-w2`, { point }),
+  /** @param {number} id @param {string | null} call @param {unknown} stroke @param {number | null} [seconds] */
   shot: (id, call, stroke, seconds) => request("POST", `/api/matches/${id}/shot`, { call, stroke, seconds }),
+  /** @param {number} id */
   computer: (id) => request("POST", `/api/matches/${id}/computer`),
+  /** @param {number} id @param {string} cueBall @param {number | null} [seconds] */
   takeBreak: (id, cueBall, seconds) => request("POST", `/api/matches/${id}/break`, { cue_ball: cueBall, seconds }),
+  /** @param {number} id */
   undo: (id) => request("POST", `/api/matches/${id}/undo`),
+  /** @param {number} id @param {string | null} call @param {unknown} stroke @param {boolean} [deep] search speed and spin too */
   aim: (id, call, stroke, deep = true) => request("POST", `/api/matches/${id}/aim`, { call, stroke, deep }),
+  /** @param {number} id @param {string | null} call @param {unknown} stroke */
   preview: (id, call, stroke) => request("POST", `/api/matches/${id}/preview`, { call, stroke }),
+  /** @param {number} id @param {string} level */
   hint: (id, level, limit = 3) => request("POST", `/api/matches/${id}/hint`, { level, limit }),
+  /** @param {Schemas["StudyAimIn"]} body */
   studyAim: (body) => request("POST", "/api/study/aim", body),
+  /** @param {Schemas["StudyShotIn"]} body */
   studyShot: (body) => request("POST", "/api/study/shot", body),
+  /** @param {Schemas["AdviseIn"]} body */
   advise: (body) => request("POST", "/api/study/advise", body),
 };
 
 // The scorekeeping mode (/api/club): entering needs the match's marker token, reading does not.
 export const TOKEN_HEADER = "X-Kaisa-Token";
 
+/** The club API for a marker (`token`) or a spectator (none).
+ * @param {string | null | undefined} token */
 export function clubApi(token) {
+  /** @type {Record<string, string>} */
   const h = token ? { [TOKEN_HEADER]: token } : {};
+  /** @param {number} id */
   const m = (id) => `/api/club/matches/${id}`;
   return {
+    /** @param {Schemas["NewClubMatch"]} body */
     create: (body) => request("POST", "/api/club/matches", body),
+    /** @param {number} id @param {Point} point */
     placeW2: (id, point) => request("POST", `${m(id)}/place-w2`, { point }, h),
     // Strokes and corrections are not here: they go through the marker's queue (club.js `send`), which names
     // every entry with an Idempotency-Key so an entry sent twice is recorded once.
+    /** @param {number} id */
     undo: (id) => request("POST", `${m(id)}/undo`, undefined, h),
+    /** @param {number} id @param {number} winner */
     lagWon: (id, winner) => request("POST", `${m(id)}/lag`, { winner }, h),
+    /** @param {number} id @param {string} cueBall @param {number | null} [seconds] */
     takeBreak: (id, cueBall, seconds) => request("POST", `${m(id)}/break`, { cue_ball: cueBall, seconds }, h),
+    /** @param {number} id @param {string} cueBall */
     forfeit: (id, cueBall) => request("POST", `${m(id)}/forfeit`, { cue_ball: cueBall }, h),
     // 204 for the match's token, 403 for any other
+    /** @param {number} id */
     checkToken: (id) => request("GET", `${m(id)}/access`, undefined, h),
+    /** @param {string} name */
     event: (name) => request("GET", `/api/club/events/${encodeURIComponent(name)}`),
   };
 }
 
 /** Export links (CSV or JSON) of a club match and of a club night. */
 export const exportsOf = {
+  /** @param {number} id @param {string} format */
   match: (id, format) => `/api/club/matches/${id}/export?format=${format}`,
+  /** @param {string} name @param {string} format */
   event: (name, format, by = "match") => `/api/club/events/${encodeURIComponent(name)}/results?format=${format}&by=${by}`,
 };

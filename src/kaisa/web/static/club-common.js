@@ -8,28 +8,75 @@ import { ruleText, serverText, t } from "./i18n.js";
 import { TableView } from "./table.js";
 import { ballChip, el, fmtClock, fmtPoints, rulingItem, shownNotes } from "./ui.js";
 
-export const $ = (id) => document.getElementById(id);
+/** @typedef {import("./types/api").components["schemas"]} Schemas */
+/** @typedef {import("./table.js").Point} Point @typedef {import("./table.js").TableJson} TableJson */
+/** @typedef {import("./ui.js").RulingItem} RulingItem */
+/** The competition clock as the match view gives it (rule 6).
+ * @typedef {{ mode: string, elapsed: number, limit: number, breaks?: Record<string, number>, warned?: boolean,
+ *   final_innings: string[] | null, [key: string]: unknown }} Clock */
+/** How the match ended: the winner, the scores, the scoresheet's (3) and why.
+ * @typedef {{ winner: string, reason: string, scores: Record<string, number>, recorded: Record<string, number> }} MatchResult */
+/** The penalty shoot-out (6). @typedef {{ first: string, innings: Record<string, number>, choice_open?: boolean }} Shootout */
+/** A referee's ruling of one action.
+ * @typedef {{ shooter: string, points: number, items: RulingItem[], fouls: RulingItem[], notes?: RulingItem[],
+ *   game_over?: boolean, turn_passes?: boolean, [key: string]: unknown }} Ruling */
+/** An action's outcome: its ruling (a stroke's) and notes (a lag's, a placement's...).
+ * @typedef {{ ruling?: Ruling | null, notes?: (string | { fi?: string, en?: string })[], [key: string]: unknown }} Outcome */
+/** A club match as the pages show it: the API's ClubView with the shapes it leaves open spelled out.
+ * @typedef {Omit<Schemas["ClubView"], "clock" | "result" | "shootout" | "last" | "break_running" | "position"> & {
+ *   clock: Clock, result: MatchResult | null, shootout: Shootout | null, last: Outcome | null,
+ *   break_running?: { cue_ball: string, since: string } | null,
+ *   position: { balls: Record<string, Point | null>, [key: string]: unknown }, winning_score?: number }} View */
+
+/** The page's element `id` (the page's HTML holds it), of class `kind` (HTMLElement unless told).
+ * @template {HTMLElement} [E=HTMLElement] @param {string} id @param {new () => E} [kind] @returns {E} */
+export function $(id, kind) {
+  const node = document.getElementById(id);
+  if (!(node instanceof (kind || HTMLElement))) throw new Error(`#${id}: no such element`);
+  return /** @type {E} */ (node);
+}
+
+/** A form field as the page reads it by name: an input, a select or a radio group (value, checked...).
+ * @typedef {HTMLInputElement & HTMLSelectElement} Field */
+/** A form of the page with its fields by name (the DOM's named access to form controls). Not HTMLFormElement
+ * itself: its `[name: string]: any` would make every field `any`.
+ * @typedef {{ [name: string]: Field } & Pick<HTMLFormElement, "addEventListener" | "contains">} Form */
+/** The page's form `id`. @param {string} id @returns {Form} */
+export function formOf(id) {
+  return /** @type {Form} */ (/** @type {unknown} */ ($(id, HTMLFormElement)));
+}
+
+/** The page's element `id` if it is there yet (a notice made on first need), else null.
+ * @param {string} id @returns {HTMLElement | null} */
+export function find(id) {
+  const node = document.getElementById(id);
+  return node instanceof HTMLElement ? node : null;
+}
 export const CUE_BALLS = ["W1", "W2"];
 export const WARNING_SECONDS = 300; // rule 6: the warning five minutes before the time is up
 
+/** @param {string} ball */
 export function otherWhite(ball) {
   return ball === "W1" ? "W2" : "W1";
 }
 
+/** @param {{ players: Schemas["PlayerOut"][] }} view @param {string} ball */
 export function nameOf(view, ball) {
   const player = view.players.find((p) => p.cue_ball === ball);
   return player ? player.name : ball;
 }
 
+/** @param {View} view @param {string} ball */
 export function whoOf(view, ball) {
   return t("ruling.byShooter", { name: nameOf(view, ball), ball });
 }
 
+/** @param {View} view */
 export function playing(view) {
   return view.phase === "play" || view.phase === "shootout";
 }
 
-/** 6: the shoot-out's lag winner is still to choose who shoots first. */
+/** 6: the shoot-out's lag winner is still to choose who shoots first. @param {View} view */
 export function choosingStarter(view) {
   return view.phase === "shootout" && Boolean(view.shootout && view.shootout.choice_open);
 }
@@ -37,7 +84,8 @@ export function choosingStarter(view) {
 // --- the clock ----------------------------------------------------------------------------------------------
 
 /** The competition clock now: the server's playing time plus the time since the match last changed (`since`,
- * a Date.now() value) while a stroke is due, the limit with the breaks, and whether to warn. */
+ * a Date.now() value) while a stroke is due, the limit with the breaks, and whether to warn.
+ * @param {View} view @param {number | null | undefined} since */
 export function clockNow(view, since, now = Date.now()) {
   const c = view.clock;
   const running = c.mode === "wall" && view.phase === "play" && !c.final_innings && typeof since === "number";
@@ -51,12 +99,12 @@ export function clockNow(view, since, now = Date.now()) {
 }
 
 let serverSkew = 0;
-/** This device's clock minus the server's (ms), for the times the server sends. */
+/** This device's clock minus the server's (ms), for the times the server sends. @param {number} ms */
 export function setSkew(ms) {
   serverSkew = ms;
 }
 
-/** Seconds of the break running now (0 when none). */
+/** Seconds of the break running now (0 when none). @param {View} view */
 export function breakSeconds(view, now = Date.now()) {
   const run = view.break_running;
   if (!run) return 0;
@@ -64,23 +112,27 @@ export function breakSeconds(view, now = Date.now()) {
   return Number.isFinite(since) ? Math.max(0, Math.min(300, (now - since - serverSkew) / 1000)) : 0;
 }
 
-/** The physical table's name (the club's own number), or the match's number when no table was given. */
+/** The physical table's name (the club's own number), or the match's number when no table was given.
+ * @param {{ table_label?: string | null, id: number }} view */
 export function tableTitle(view) {
   return view.table_label ? t("sb.table", { label: view.table_label }) : t("sb.matchNo", { id: view.id });
 }
 
 /** When each stored match last changed, as Date.now() values: /api/matches has the server's times; the answer's
- * server time corrects for a difference between the server's clock and this device's. */
+ * server time corrects for a difference between the server's clock and this device's.
+ * @returns {Promise<Map<number, number>>} */
 export async function changeTimes() {
   const response = await fetch("/api/matches");
   if (!response.ok) return new Map();
   const server = serverTime(response);
   const skew = Number.isFinite(server) ? Date.now() - server : 0;
+  /** @type {Schemas["MatchSummary"][]} */
   const list = await response.json();
-  return new Map(list.map((m) => [m.id, Date.parse(m.updated_at) + skew]));
+  return new Map(list.map((m) => [m.id, Date.parse(m.updated_at ?? "") + skew]));
 }
 
-/** Fill `box` with the clock of `view`. */
+/** Fill `box` with the clock of `view`.
+ * @param {HTMLElement} box @param {View} view @param {number | null | undefined} since */
 export function renderClock(box, view, since) {
   box.replaceChildren();
   const c = clockNow(view, since);
@@ -119,11 +171,13 @@ export function renderClock(box, view, since) {
 }
 
 /** A short beep (WebAudio); counted in body[data-beeps] so that it can be checked. */
+/** @type {AudioContext | null} */
 let audio = null;
 export function beep(times = 2) {
   document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
   try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const Context = window.AudioContext || /** @type {{ webkitAudioContext?: typeof AudioContext }} */ (window).webkitAudioContext;
+    audio = audio || new Context();
     if (audio.state === "suspended") audio.resume();
     for (let i = 0; i < times; i++) {
       const start = audio.currentTime + 0.05 + i * 0.28;
@@ -140,7 +194,7 @@ export function beep(times = 2) {
     }
     document.body.dataset.audio = audio.state;
   } catch (error) {
-    document.body.dataset.audio = `unavailable: ${error.message}`;
+    document.body.dataset.audio = `unavailable: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
 
@@ -148,7 +202,9 @@ export function beep(times = 2) {
 
 /** Fill `box` with the scoreboard of a club match: names, cue balls, scores to the target (60, or a
  * competition's), innings, run, fouls, who is at the table and in hand, the clock (ticking from `since`), the
- * shoot-out and the result. `playerExtra(i)` may add controls to a player's card (the marker's break buttons). */
+ * shoot-out and the result. `playerExtra(i)` may add controls to a player's card (the marker's break buttons).
+ * @param {HTMLElement} box @param {View} view
+ * @param {{ since?: number | null, playerExtra?: ((i: number, ball: string | null) => Node | null) | null }} [options] */
 export function renderBoard(box, view, { since = null, playerExtra = null } = {}) {
   box.replaceChildren();
   box.dataset.phase = view.phase;
@@ -225,8 +281,9 @@ export function renderBoard(box, view, { since = null, playerExtra = null } = {}
   if (view.result) box.append(resultLine(view));
 }
 
+/** The result in one line (of a finished match). @param {View} view */
 export function resultLine(view) {
-  const r = view.result;
+  const r = /** @type {MatchResult} */ (view.result);
   const rec = view.players.map((p) => (p.cue_ball ? r.recorded[p.cue_ball] : 0));
   return el(
     "div",
@@ -236,7 +293,7 @@ export function resultLine(view) {
   );
 }
 
-/** The last ruling in one line, for the spectators. */
+/** The last ruling in one line, for the spectators. @param {View} view */
 export function headline(view) {
   const last = view.last;
   if (!last) return "";
@@ -255,7 +312,8 @@ export function headline(view) {
 
 // --- the ruling -------------------------------------------------------------------------------------------------
 
-/** An action's outcome item by item with the clauses, as the referee gave it. */
+/** An action's outcome item by item with the clauses, as the referee gave it.
+ * @param {Outcome | null | undefined} outcome @param {{ who?: string | null, call?: string | null }} [options] */
 export function rulingBlock(outcome, { who = null, call } = {}) {
   const box = el("div", { class: "ruling-block" });
   if (!outcome) return box;
@@ -288,7 +346,8 @@ export function rulingBlock(outcome, { who = null, call } = {}) {
 
 // --- spots ------------------------------------------------------------------------------------------------------
 
-/** The name of the table spot at `p` (the table JSON's spots), or null. */
+/** The name of the table spot at `p` (the table JSON's spots), or null.
+ * @param {TableJson & { spots: Record<string, Point> }} table @param {Point} p */
 export function spotAt(table, p, tolerance = 0.002) {
   for (const [name, q] of Object.entries(table.spots)) {
     if (Math.hypot(p[0] - q[0], p[1] - q[1]) <= tolerance) return name;
@@ -296,12 +355,16 @@ export function spotAt(table, p, tolerance = 0.002) {
   return null;
 }
 
+/** @param {string} name */
 export function spotLabel(name) {
   return t(`spot.${name}`);
 }
 
-/** The spots that a ball other than `except` covers in `balls` (a ball put on the spot would touch it). */
+/** The spots that a ball other than `except` covers in `balls` (a ball put on the spot would touch it).
+ * @param {TableJson & { spots: Record<string, Point> }} table @param {Record<string, Point | null | undefined>} balls
+ * @param {string[]} [except] */
 export function takenSpots(table, balls, except = []) {
+  /** @type {{ spot: string, ball: string }[]} */
   const taken = [];
   const reach = 2 * table.ball_radius;
   for (const [name, q] of Object.entries(table.spots)) {
@@ -316,6 +379,7 @@ export function takenSpots(table, balls, except = []) {
   return taken;
 }
 
+/** @param {Point} p */
 export function fmtPoint(p) {
   return { x: p[0].toFixed(3), y: p[1].toFixed(3) };
 }
@@ -324,9 +388,11 @@ export function fmtPoint(p) {
 
 /** The table drawing of table.js, small, with rings that mark balls (a respot, a placement). */
 export class MiniTable extends TableView {
+  /** @param {HTMLCanvasElement} canvas @param {TableJson} table */
   constructor(canvas, table) {
     super(canvas, table);
-    this.rings = []; // [{p, label, colour}]
+    /** @type {{ p: Point, label?: string, colour?: string }[]} */
+    this.rings = [];
   }
 
   _drawOverlayOver() {
@@ -358,7 +424,8 @@ export class MiniTable extends TableView {
     }
   }
 
-  /** Where table point `p` (metres) is in the window, for tests and the console. */
+  /** Where table point `p` (metres) is in the window, for tests and the console.
+   * @param {Point} p @returns {[number, number]} */
   toClient(p) {
     const rect = this.canvas.getBoundingClientRect();
     const [x, y] = this.toPx(p);
@@ -367,9 +434,12 @@ export class MiniTable extends TableView {
 }
 
 /** Pointer gestures on a small table: `down(p)` returns whether to follow the gesture; `move(p)` while dragging;
- * `up(p, moved)` at the end. */
+ * `up(p, moved)` at the end.
+ * @param {TableView} view
+ * @param {{ down: (p: Point) => unknown, move?: (p: Point) => void, up?: (p: Point, moved: boolean) => void }} handlers */
 export function onTablePointer(view, { down, move = () => {}, up = () => {} }) {
   const canvas = view.canvas;
+  /** @type {{ start: [number, number], moved: boolean } | null} */
   let gesture = null;
   canvas.addEventListener("pointerdown", (event) => {
     const p = view.eventPoint(event);
@@ -398,16 +468,20 @@ export function onTablePointer(view, { down, move = () => {}, up = () => {} }) {
 // --- the live stream ------------------------------------------------------------------------------------------
 
 /** Follow a server-sent-events stream of `view` messages; EventSource reconnects by itself after a dropped
- * connection, and this starts it again after a refused one. `onState` hears "connecting", "live", "reconnecting". */
+ * connection, and this starts it again after a refused one. `onState` hears "connecting", "live", "reconnecting".
+ * @template V @param {string} url @param {(view: V) => void} onView @param {(state: string) => void} [onState] */
 export function watch(url, onView, onState = () => {}) {
+  /** @type {EventSource | null} */
   let source = null;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer = undefined;
   let closed = false;
   const open = () => {
     if (closed) return;
     onState("connecting");
     source = new EventSource(url);
     source.addEventListener("open", () => onState("live"));
+    const opened = source;
     source.addEventListener("view", (event) => {
       onState("live");
       onView(JSON.parse(event.data));
@@ -415,8 +489,8 @@ export function watch(url, onView, onState = () => {}) {
     source.addEventListener("error", () => {
       document.body.dataset.reconnects = String(Number(document.body.dataset.reconnects || 0) + 1);
       onState("reconnecting");
-      if (source.readyState === EventSource.CLOSED) {
-        source.close();
+      if (opened.readyState === EventSource.CLOSED) {
+        opened.close();
         timer = setTimeout(open, 3000);
       }
     });
@@ -431,6 +505,7 @@ export function watch(url, onView, onState = () => {}) {
   };
 }
 
+/** @param {string} state */
 export function liveBadge(state) {
   const key = state === "live" ? "sb.live" : "sb.reconnecting";
   return el("span", { class: `live-badge ${state}`, "data-testid": "live-status", dataset: { state } }, t(key));

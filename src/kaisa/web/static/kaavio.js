@@ -5,24 +5,68 @@
 import "./club-strings.js";
 import "./kaavio-strings.js";
 import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
+import { byRound, scoreText } from "./kaavio-games.js";
 import { el, fmtDate } from "./ui.js";
 
-const $ = (id) => document.getElementById(id);
-const API = "/api/kaavio/competitions";
-let choices = null; // the bracket types (with the kaavio's own names), placing modes and seedings
-const TOKEN_KEY = (id) => `kaisa.kaavio.director.${id}`;
+/** The page's element `id` (kaavio.html holds it), of class `kind` (HTMLElement unless told).
+ * @template {HTMLElement} [E=HTMLElement] @param {string} id @param {new () => E} [kind] @returns {E} */
+function $(id, kind) {
+  const node = document.getElementById(id);
+  if (!(node instanceof (kind || HTMLElement))) throw new Error(`#${id}: no such element`);
+  return /** @type {E} */ (node);
+}
+/** A form field as the page reads it by name: an input or a select (value, checked, options...).
+ * @typedef {HTMLInputElement & HTMLSelectElement} Field */
+/** A form of the page with its fields by name (the DOM's named access to form controls).
+ * (Not HTMLFormElement itself: its `[name: string]: any` would make every field `any`.)
+ * @typedef {{ [name: string]: Field } & Pick<HTMLFormElement, "addEventListener" | "contains">} Form */
+/** The page's form `id`. @param {string} id @returns {Form} */
+function formOf(id) {
+  return /** @type {Form} */ (/** @type {unknown} */ ($(id, HTMLFormElement)));
+}
 
+/** @typedef {import("./types/api").components["schemas"]} Schemas @typedef {import("./kaavio-games.js").Game} Game */
+/** @typedef {import("./kaavio-games.js").Player} Player @typedef {import("./kaavio-games.js").Prizes} Prizes */
+/** @typedef {import("./kaavio-games.js").Settings} Settings @typedef {import("./kaavio-games.js").View} View */
+/** A change the director made, with the competition after it. @typedef {{ competition: View, answer: Record<string, any> }} Changed */
+/** A choice of the new competition's form. @typedef {{ value: string, fi?: string, en?: string }} Choice */
+/** Which page: home, a director's (with the link's token), the bracket or the hall TV.
+ * @typedef {{ screen: "home" } | { screen: "director", id: number, token: string | null } | { screen: "bracket" | "tv", id: number }} Route */
+
+const API = "/api/kaavio/competitions";
+/** @type {{ kinds: Choice[], placings: Choice[], seedings: Choice[] } | null} the bracket types (with the kaavio's own names), placing modes and seedings */
+let choices = null;
+const TOKEN_KEY = (/** @type {number} */ id) => `kaisa.kaavio.director.${id}`;
+
+/** @type {Route} */
 let route = { screen: "home" };
-let view = null; // the competition as last answered
-let source = null; // the live stream
-let shownMode = null; // the placing mode shown at the end
-let pending = null; // the game a dialog acts on
+/** @type {View | null} the competition as last answered */
+let view = null;
+/** @type {EventSource | null} the live stream */
+let source = null;
+/** @type {string | null} the placing mode shown at the end */
+let shownMode = null;
+/** @type {Game | null} the game a dialog acts on */
+let pending = null;
+
+/** The competition shown, which every renderer has (`show` sets it first). */
+function shown() {
+  return /** @type {View} */ (view);
+}
+
+/** The competition's id on a page that shows one. */
+function routeId() {
+  return route.screen === "home" ? NaN : route.id;
+}
 
 // --- talking to the server ------------------------------------------------------------------------------------
 
+/** @typedef {{ code?: string, detail?: unknown, fi?: string, en?: string }} Refusal */
+
 class KaavioError extends Error {
+  /** @param {number} status @param {Refusal | null} body */
   constructor(status, body) {
-    super((body && (body.en || body.detail)) || `HTTP ${status}`);
+    super((body && (body.en || String(body.detail ?? ""))) || `HTTP ${status}`);
     this.status = status;
     this.body = body || {};
   }
@@ -37,7 +81,11 @@ function newKey() {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
 }
 
+/** One JSON request of the competition API.
+ * @param {string} method @param {string} path @param {unknown} [body]
+ * @param {{ token?: string | null, key?: boolean }} [options] @returns {Promise<any>} the answer, typed by the caller */
 async function call(method, path, body = undefined, { token = null, key = false } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Kaisa-Token"] = token;
@@ -64,8 +112,10 @@ function token() {
 
 // --- messages -------------------------------------------------------------------------------------------------
 
-let messageTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let messageTimer = undefined;
 
+/** @param {string} text @param {string} [kind] */
 function showMessage(text, kind = "error") {
   $("message-text").textContent = text;
   const box = $("message");
@@ -81,13 +131,15 @@ function clearMessage() {
   $("message").hidden = true;
 }
 
+/** @param {unknown} error */
 function showError(error) {
   console.error(error);
-  showMessage(error instanceof KaavioError ? error.said() : error && error.message ? error.message : String(error));
+  showMessage(error instanceof KaavioError ? error.said() : error instanceof Error && error.message ? error.message : String(error));
 }
 
 // --- routing --------------------------------------------------------------------------------------------------
 
+/** @returns {Route} */
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   if (parts[0] === "director" && /^\d+$/.test(parts[1] || "")) return { screen: "director", id: Number(parts[1]), token: parts[2] || null };
@@ -95,6 +147,7 @@ function parseRoute() {
   return { screen: "home" };
 }
 
+/** @param {string} name */
 function showScreen(name) {
   for (const id of ["screen-home", "screen-director", "screen-bracket"]) $(id).hidden = id !== `screen-${name}`;
   document.body.dataset.screen = name;
@@ -132,14 +185,14 @@ async function enter() {
 }
 
 /** A director's link without a token, or with a wrong one: the bracket as anyone sees it, no director's buttons
- * that would only be refused, and what to do about it. */
+ * that would only be refused, and what to do about it. @param {string} text */
 async function asBracket(text) {
   try {
-    localStorage.removeItem(TOKEN_KEY(route.id));
+    localStorage.removeItem(TOKEN_KEY(routeId()));
   } catch {
     // private mode: nothing was kept
   }
-  route = { screen: "bracket", id: route.id };
+  route = { screen: "bracket", id: routeId() };
   showScreen("bracket");
   document.body.dataset.denied = "true";
   await reload();
@@ -150,7 +203,7 @@ async function asBracket(text) {
 
 async function reload() {
   try {
-    const path = route.screen === "director" ? `${API}/${route.id}/director` : `${API}/${route.id}`;
+    const path = route.screen === "director" ? `${API}/${route.id}/director` : `${API}/${routeId()}`;
     show(await call("GET", path, undefined, { token: token() }));
   } catch (error) {
     if (route.screen === "director" && error instanceof KaavioError && error.status === 403) {
@@ -164,8 +217,9 @@ async function reload() {
 }
 
 function listen() {
-  source = new EventSource(`${API}/${route.id}/stream`);
+  source = new EventSource(`${API}/${routeId()}/stream`);
   source.addEventListener("view", (event) => {
+    /** @type {View} */
     const next = JSON.parse(event.data);
     if (view && next.version === view.version && route.screen !== "director" && !hasLive(next)) return;
     if (route.screen === "director") reload(); // the director's view carries the markers' links
@@ -179,6 +233,7 @@ function listen() {
   };
 }
 
+/** @param {View} v */
 function hasLive(v) {
   return v.games.some((g) => g.live);
 }
@@ -187,15 +242,17 @@ function hasLive(v) {
 
 async function fillChoices() {
   if (!choices) choices = await call("GET", "/api/kaavio/choices");
-  const form = $("form-new");
+  const known = /** @type {NonNullable<typeof choices>} */ (choices);
+  const form = formOf("form-new");
+  /** @param {Field} select @param {Choice[]} options @param {(choice: Choice) => string} label @param {string} fallback */
   const fill = (select, options, label, fallback) => {
     const chosen = select.value || fallback;
     select.replaceChildren(...options.map((o) => el("option", { value: o.value }, label(o))));
     select.value = chosen;
   };
-  fill(form.kind, choices.kinds, (k) => (lang() === "fi" ? k.fi : k.en), "TuplaKaavio");
-  fill(form.placing, choices.placings, (p) => t(`kv.placing.${p.value}`), "points");
-  fill(form.seeding, choices.seedings, (x) => t(`kv.seeding.${x.value}`), "none");
+  fill(form.kind, known.kinds, (k) => (lang() === "fi" ? k.fi : k.en) ?? k.value, "TuplaKaavio");
+  fill(form.placing, known.placings, (p) => t(`kv.placing.${p.value}`), "points");
+  fill(form.seeding, known.seedings, (x) => t(`kv.seeding.${x.value}`), "none");
 }
 
 async function renderHome() {
@@ -204,15 +261,16 @@ async function renderHome() {
   } catch (error) {
     showError(error);
   }
-  const form = $("form-new");
+  const form = formOf("form-new");
   if (!form.date.value) form.date.value = new Date().toISOString().slice(0, 10);
+  /** @type {Schemas["CompetitionListed"][]} */
   let list = [];
   try {
     list = await call("GET", API);
   } catch (error) {
     showError(error);
   }
-  const mine = (id) => {
+  const mine = (/** @type {number} */ id) => {
     try {
       return localStorage.getItem(TOKEN_KEY(id));
     } catch {
@@ -236,16 +294,17 @@ async function renderHome() {
 }
 
 async function renderRanking() {
-  const form = $("form-ranking");
+  const form = formOf("form-ranking");
   if (!form.since.value) form.since.value = `${new Date().getFullYear()}-01-01`;
   const query = new URLSearchParams({ since: form.since.value, until: form.until.value, name: form.name.value.trim() });
   for (const bonus of ["beat_1", "beat_2", "beat_3", "ko2_round1"]) if (Number(form[bonus].value) > 0) query.set(bonus, String(Number(form[bonus].value)));
   try {
+    /** @type {Schemas["Ranking"]} */
     const ranking = await call("GET", `/api/kaavio/ranking?${query}`);
     $("ranking-hint").textContent = t("kv.rank.hint", { n: ranking.competitions.length });
     $("ranking").replaceChildren(
       el("thead", {}, el("tr", {}, el("th", {}, t("kv.final.place")), el("th", {}, t("kv.final.name")), el("th", {}, t("kv.rank.points")))),
-      el("tbody", {}, ...ranking.rows.map((r) => el("tr", {}, el("td", {}, `${r.rank}.`), el("td", {}, r.name), el("td", {}, r.points)))),
+      el("tbody", {}, ...ranking.rows.map((r) => el("tr", {}, el("td", {}, `${r.rank}.`), el("td", {}, r.name), el("td", {}, String(r.points))))),
     );
     $("ranking").hidden = ranking.rows.length === 0;
   } catch (error) {
@@ -254,7 +313,9 @@ async function renderRanking() {
 }
 
 // The prize split's fields (KAAVIO 10), on the new competition's form and the director's page.
+/** @param {Form} form @returns {Prizes} */
 function readPrizes(form) {
+  /** @param {string} amount @param {string} unit */
   const share = (amount, unit) => ({ amount: Number(form[amount].value || 0), percent: form[unit].value === "pct" });
   return {
     sbil: share("sbil", "sbil_unit"),
@@ -264,25 +325,28 @@ function readPrizes(form) {
   };
 }
 
+/** @param {Form} form @param {Settings} settings */
 function fillPrizes(form, settings) {
   if (form.contains(document.activeElement)) return; // the director is typing
   const p = settings.prizes || { sbil: { amount: 0, percent: false }, club: { amount: 0, percent: false }, winner_weight: 50, paid_places: 3 };
-  form.fee.value = settings.entry_fee;
-  form.sbil.value = p.sbil.amount;
+  form.fee.value = String(settings.entry_fee);
+  form.sbil.value = String(p.sbil.amount);
   form.sbil_unit.value = p.sbil.percent ? "pct" : "eur";
-  form.club_share.value = p.club.amount;
+  form.club_share.value = String(p.club.amount);
   form.club_unit.value = p.club.percent ? "pct" : "eur";
-  form.weight.value = p.winner_weight;
-  form.paid.value = p.paid_places;
+  form.weight.value = String(p.winner_weight);
+  form.paid.value = String(p.paid_places);
 }
 
+/** @param {Event} event */
 async function savePrizes(event) {
   event.preventDefault();
-  const form = $("form-prizes");
+  const form = formOf("form-prizes");
   try {
     const body = { entry_fee: Number(form.fee.value || 0), ...readPrizes(form) };
-    const changed = await call("POST", `${API}/${route.id}/prizes`, body, { token: token(), key: true });
-    document.activeElement.blur();
+    /** @type {Changed} */
+    const changed = await call("POST", `${API}/${routeId()}/prizes`, body, { token: token(), key: true });
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     show(changed.competition);
     showMessage(t("kv.prize.saved"), "info");
   } catch (error) {
@@ -292,7 +356,7 @@ async function savePrizes(event) {
 
 // A past competition saved by KaisaKaavio: the file as the request body; the new competition opens for its director.
 async function importFile() {
-  const input = $("import-file");
+  const input = $("import-file", HTMLInputElement);
   const file = input.files && input.files[0];
   input.value = "";
   if (!file) return;
@@ -317,9 +381,10 @@ async function importFile() {
   }
 }
 
+/** @param {Event} event */
 async function createCompetition(event) {
   event.preventDefault();
-  const form = $("form-new");
+  const form = formOf("form-new");
   const body = {
     name: form.name.value.trim(),
     date: form.date.value,
@@ -332,7 +397,7 @@ async function createCompetition(event) {
     tables: form.tables.value.split(",").map((s) => s.trim()).filter(Boolean),
     prizes: readPrizes(form),
   };
-  $("create").disabled = true;
+  $("create", HTMLButtonElement).disabled = true;
   try {
     const made = await call("POST", API, body);
     try {
@@ -344,31 +409,29 @@ async function createCompetition(event) {
   } catch (error) {
     showError(error);
   } finally {
-    $("create").disabled = false;
+    $("create", HTMLButtonElement).disabled = false;
   }
 }
 
 // --- shared pieces --------------------------------------------------------------------------------------------
 
+/** @param {number | null} number */
 function playerName(number) {
-  const p = view.players.find((x) => x.number === number);
+  const p = shown().players.find((x) => x.number === number);
   return p ? shownName(p) : String(number);
 }
 
 // A player's name as the pages show it: with the club where another player has the same name.
+/** @param {{ name: string, club: string }} p */
 function shownName(p) {
-  const same = view.players.filter((x) => x.name.toLowerCase() === p.name.toLowerCase()).length > 1;
+  const same = shown().players.filter((x) => x.name.toLowerCase() === p.name.toLowerCase()).length > 1;
   return same && p.club ? `${p.name} (${p.club})` : p.name;
 }
 
-function scoreText(g) {
-  if (g.player2 === null) return t("kv.walkover");
-  return `${g.points1 || "0"}–${g.points2 || "0"}`;
-}
-
+/** @param {Game} g @param {{ live?: boolean }} [options] */
 function names(g, { live = false } = {}) {
   const winner = g.winner;
-  const who = (i) => {
+  const who = (/** @type {number} */ i) => {
     const number = i === 0 ? g.player1 : g.player2;
     if (number === null) return el("span", { class: "who" }, "—");
     const cls = winner === null ? "who" : winner === number ? "who won" : "who lost";
@@ -382,6 +445,7 @@ function names(g, { live = false } = {}) {
   return el("span", { class: "pair" }, who(0), middle, who(1));
 }
 
+/** @param {Game} g */
 function meta(g) {
   const bits = [t("kv.gameRound", { n: g.number, r: g.round })];
   if (g.table) bits.push(t("kv.table", { t: g.table }));
@@ -389,7 +453,9 @@ function meta(g) {
   return el("small", { class: "meta" }, bits.join(" · "));
 }
 
+/** @param {Game} g @param {HTMLElement[]} [actions] @param {{ live?: boolean }} [options] */
 function gameItem(g, actions = [], { live = false } = {}) {
+  /** @type {HTMLElement[]} */
   const extra = [];
   if (live && g.state === "running") {
     if (g.live) extra.push(el("small", { class: "meta", "data-testid": "live-innings" }, t("kv.liveInnings", { i: Math.max(...g.live.innings) })));
@@ -405,24 +471,16 @@ function gameItem(g, actions = [], { live = false } = {}) {
 }
 
 /** The game's pöytäkirja (scoresheet): its club match's innings, or its players and result, under the competition,
- * the round and the game's own number. */
+ * the round and the game's own number. @param {Game} g */
 function sheetLink(g) {
   return el(
     "a",
-    { class: "button small", href: `/club/scoresheet#/kaavio/${view.id}/${g.number}`, target: "_blank", rel: "noopener", "data-testid": `sheet-${g.number}` },
+    { class: "button small", href: `/club/scoresheet#/kaavio/${shown().id}/${g.number}`, target: "_blank", rel: "noopener", "data-testid": `sheet-${g.number}` },
     t("kv.sheet"),
   );
 }
 
-function byRound(games) {
-  const rounds = new Map();
-  for (const g of games) {
-    if (!rounds.has(g.round)) rounds.set(g.round, []);
-    rounds.get(g.round).push(g);
-  }
-  return [...rounds.entries()].sort((a, b) => a[0] - b[0]);
-}
-
+/** @param {Game[]} games @param {(g: Game) => HTMLElement[]} actions */
 function roundsBlock(games, actions) {
   const played = games.filter((g) => g.state === "played");
   if (!played.length) return [el("p", { class: "hint" }, t("kv.nothing"))];
@@ -439,13 +497,16 @@ function roundsBlock(games, actions) {
 }
 
 function subtitle() {
+  const view = shown();
   const s = view.settings;
   const kind = lang() === "fi" ? view.kind_label.fi : view.kind_label.en;
   const bits = [fmtDate(s.date), s.club, t("kv.sub", { kind, target: s.target, tables: s.tables.join(", ") })].filter(Boolean);
   return bits.join(" · ");
 }
 
+/** @param {HTMLElement} box */
 function finalBlock(box) {
+  const view = shown();
   if (!view.finished || !view.placings) {
     box.hidden = true;
     return;
@@ -453,16 +514,18 @@ function finalBlock(box) {
   box.hidden = false;
   const modes = Object.keys(view.placings);
   if (!shownMode || !modes.includes(shownMode)) shownMode = modes.includes(view.settings.placing) ? view.settings.placing : modes[0];
-  const rows = view.placings[shownMode];
+  const mode = /** @type {string} */ (shownMode);
+  const rows = view.placings[mode];
   box.style.setProperty("--rows", String(rows.length));
   const winner = rows.find((r) => r.place === 1);
   const select = el(
     "select",
-    { "data-testid": "placing-mode", onchange: (e) => { shownMode = e.target.value; finalBlock(box); } },
+    { "data-testid": "placing-mode", onchange: (/** @type {Event} */ e) => { shownMode = /** @type {HTMLSelectElement} */ (e.target).value; finalBlock(box); } },
     ...modes.map((m) => el("option", { value: m, selected: m === shownMode }, t(`kv.placing.${m}`))),
   );
   const prizes = view.prizes && shownMode === view.settings.placing ? view.prizes : null;
-  box.replaceChildren(
+  // no null child: replaceChildren would write it as the text "null" (a competition without prizes showed it)
+  const parts = [
     el("h2", {}, t("kv.final.title")),
     winner ? el("p", { class: "winner", "data-testid": "winner" }, t("kv.final.winner", { name: winner.name })) : null,
     route.screen === "tv" ? el("p", { class: "mode", "data-testid": "placing-mode-tv" }, t(`kv.placing.${shownMode}`)) : el("label", { class: "mode" }, el("span", {}, t("kv.final.mode")), select),
@@ -474,47 +537,52 @@ function finalBlock(box) {
         "tbody",
         {},
         ...rows.map((r, i) =>
-          el("tr", {}, el("td", {}, `${r.place}.`), el("td", {}, r.name), el("td", {}, r.wins), el("td", {}, r.points),
+          el("tr", {}, el("td", {}, `${r.place}.`), el("td", {}, r.name), el("td", {}, String(r.wins)), el("td", {}, String(r.points)),
             prizes ? el("td", { "data-testid": "prize" }, prizes[i] ? `${prizes[i].amount} €` : "") : null),
         ),
       ),
     ),
     prizes && view.prize_money ? el("p", { class: "hint", "data-testid": "prize-money" }, t("kv.prize.money", view.prize_money)) : null,
-  );
+  ];
+  box.replaceChildren(...parts.filter((part) => part !== null));
 }
 
 // --- the director's page --------------------------------------------------------------------------------------
 
+/** @param {View} next */
 function show(next) {
   view = next;
   if (route.screen === "director") renderDirector();
   else renderBracket();
-  document.body.dataset.version = String(view.version);
+  document.body.dataset.version = String(next.version);
 }
 
+/** @param {string} id */
+const anchor = (id) => $(id, HTMLAnchorElement);
+
 function renderDirector() {
-  const v = view;
+  const v = shown();
   $("d-title").textContent = v.settings.name;
   $("d-sub").textContent = subtitle();
-  $("d-bracket").href = `/kaavio#/bracket/${v.id}`;
-  $("d-tv").href = `/kaavio#/tv/${v.id}`;
-  $("d-xml").href = `${API}/${v.id}/kaisakaavio.xml`;
-  $("d-link").value = `${location.origin}/kaavio#/director/${v.id}/${token()}`;
+  anchor("d-bracket").href = `/kaavio#/bracket/${v.id}`;
+  anchor("d-tv").href = `/kaavio#/tv/${v.id}`;
+  anchor("d-xml").href = `${API}/${v.id}/kaisakaavio.xml`;
+  $("d-link", HTMLInputElement).value = `${location.origin}/kaavio#/director/${v.id}/${token()}`;
   const base = `${API}/${v.id}`;
-  $("d-sheets").href = `${base}/scoresheets.pdf?lang=${lang()}`;
-  $("d-blank").href = `${base}/scoresheets.pdf?lang=${lang()}&blanks=10`;
-  $("d-results-pdf").href = `${base}/results.pdf?lang=${lang()}`;
-  $("d-results-csv").href = `${base}/results.csv?lang=${lang()}`;
-  $("d-placings-csv").href = `${base}/placings.csv?lang=${lang()}`;
+  anchor("d-sheets").href = `${base}/scoresheets.pdf?lang=${lang()}`;
+  anchor("d-blank").href = `${base}/scoresheets.pdf?lang=${lang()}&blanks=10`;
+  anchor("d-results-pdf").href = `${base}/results.pdf?lang=${lang()}`;
+  anchor("d-results-csv").href = `${base}/results.csv?lang=${lang()}`;
+  anchor("d-placings-csv").href = `${base}/placings.csv?lang=${lang()}`;
   $("d-placings-csv").hidden = !v.finished;
   // registration, and late entries until a round-2 game starts
   $("d-register").hidden = !v.late_entries;
   $("draw").hidden = v.drawn;
   $("d-register-title").textContent = t(v.drawn ? "kv.reg.lateTitle" : "kv.reg.title");
   $("d-register-hint").textContent = v.drawn ? t("kv.reg.late") : t("kv.reg.before", { n: v.players.length });
-  $("draw").disabled = v.players.length < 4;
-  $("form-player").seed.hidden = v.drawn || v.settings.seeding === "none";
-  $("form-player").seed.max = v.settings.seeding === "24" ? "24" : "8";
+  $("draw", HTMLButtonElement).disabled = v.players.length < 4;
+  formOf("form-player").seed.hidden = v.drawn || v.settings.seeding === "none";
+  formOf("form-player").seed.max = v.settings.seeding === "24" ? "24" : "8";
   // games
   const running = v.games.filter((g) => g.state === "running");
   const ready = v.games.filter((g) => g.state === "ready");
@@ -535,18 +603,21 @@ function renderDirector() {
         )
       : [el("li", { class: "hint" }, t("kv.nothing"))]),
   );
-  $("d-players").replaceChildren(...v.players.slice().sort((a, b) => (a.number || 999) - (b.number || 999) || a.name.localeCompare(b.name)).map(playerItem));
+  $("d-players").replaceChildren(...v.players.slice().sort((a, b) => (a.number || 999) - (b.number || 999) || a.name.localeCompare(b.name)).map((p) => playerItem(p)));
   $("d-rounds").replaceChildren(...roundsBlock(v.games, (g) => (g.player2 === null ? [] : [el("button", { type: "button", class: "small", "data-testid": `correct-${g.number}`, onclick: () => openResult(g) }, t("kv.correct"))])));
   $("d-pair-card").hidden = !v.drawn || v.finished;
   $("d-rounds-card").hidden = !v.drawn;
   const options = v.players.filter((p) => !p.out && p.playing === null).map((p) => el("option", { value: p.number }, `${p.number} ${p.name}`));
-  $("form-pair").a.replaceChildren(...options.map((o) => o.cloneNode(true)));
-  $("form-pair").b.replaceChildren(...options);
-  fillPrizes($("form-prizes"), v.settings);
+  formOf("form-pair").a.replaceChildren(...options.map((o) => o.cloneNode(true)));
+  formOf("form-pair").b.replaceChildren(...options);
+  fillPrizes(formOf("form-prizes"), v.settings);
   finalBlock($("d-final"));
 }
 
+/** @param {Game} g */
 function runningActions(g) {
+  const view = shown();
+  /** @type {HTMLElement[]} */
   const out = [];
   const url = view.markers && view.markers[String(g.number)];
   if (url) {
@@ -559,6 +630,7 @@ function runningActions(g) {
   return out;
 }
 
+/** @param {Game} g @param {string} url */
 async function openMarker(g, url) {
   // the club's QR code carries the link with this server's address on the club's network (not localhost)
   const [, match, secret] = /#\/match\/(\d+)\/(.+)$/.exec(url) || [];
@@ -566,7 +638,7 @@ async function openMarker(g, url) {
   $("marker-title").textContent = t("kv.markerTitle", { n: g.number, t: g.table });
   $("marker-qr").replaceChildren();
   try {
-    const res = await fetch(`/api/club/matches/${match}/marker-qr`, { headers: { "X-Kaisa-Token": decodeURIComponent(secret) } });
+    const res = await fetch(`/api/club/matches/${match}/marker-qr`, { headers: { "X-Kaisa-Token": decodeURIComponent(secret ?? "") } });
     if (res.ok && res.headers.get("X-Marker-Local") === "1") {
       // the server listens on this machine only: a code would send the phone nowhere, so say how to reach it
       $("marker-qr").replaceChildren(el("p", { class: "keep", "data-testid": "marker-qr-local" }, t("club.created.qrLocal")));
@@ -578,11 +650,12 @@ async function openMarker(g, url) {
   } catch (error) {
     console.error(error);
   }
-  $("marker-url").value = link;
-  $("marker-open").href = url;
-  $("dlg-marker").showModal();
+  $("marker-url", HTMLInputElement).value = link;
+  anchor("marker-open").href = url;
+  $("dlg-marker", HTMLDialogElement).showModal();
 }
 
+/** @param {string} text */
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
@@ -592,7 +665,9 @@ async function copy(text) {
   }
 }
 
+/** @param {Player} p */
 function playerItem(p) {
+  const view = shown();
   let status = t("kv.status.in");
   let cls = "in";
   if (view.finished && !p.out) [status, cls] = [t("kv.status.winner"), "winner"];
@@ -615,10 +690,12 @@ function playerItem(p) {
   );
 }
 
+/** @param {Player} p */
 async function withdraw(p) {
   if (!window.confirm(t("kv.withdrawAsk", { name: p.name }))) return;
   try {
-    const changed = await call("POST", `${API}/${route.id}/players/withdraw`, { name: p.name, club: p.club }, { token: token(), key: true });
+    /** @type {Changed} */
+    const changed = await call("POST", `${API}/${routeId()}/players/withdraw`, { name: p.name, club: p.club }, { token: token(), key: true });
     showMessage(t("kv.withdrawn", { name: p.name }), "info");
     show(changed.competition);
   } catch (error) {
@@ -626,15 +703,18 @@ async function withdraw(p) {
   }
 }
 
+/** @param {Event} event */
 async function addPlayer(event) {
   event.preventDefault();
-  const form = $("form-player");
+  const form = formOf("form-player");
   const name = form.name.value.trim();
   if (!name) return;
   try {
+    /** @type {{ name: string, club: string, seed?: number }} */
     const body = { name, club: form.club.value.trim() };
     if (view && view.settings.seeding !== "none" && form.seed.value) body.seed = Number(form.seed.value);
-    const changed = await call("POST", `${API}/${route.id}/players`, body, { token: token(), key: true });
+    /** @type {Changed} */
+    const changed = await call("POST", `${API}/${routeId()}/players`, body, { token: token(), key: true });
     form.seed.value = "";
     form.name.value = "";
     form.club.value = "";
@@ -647,35 +727,38 @@ async function addPlayer(event) {
 }
 
 async function draw() {
-  $("draw").disabled = true;
+  $("draw", HTMLButtonElement).disabled = true;
   try {
-    const changed = await call("POST", `${API}/${route.id}/draw`, {}, { token: token(), key: true });
+    /** @type {Changed} */
+    const changed = await call("POST", `${API}/${routeId()}/draw`, {}, { token: token(), key: true });
     showMessage(t("kv.drawn", { n: changed.competition.games.filter((g) => g.state === "ready").length }), "info");
     show(changed.competition);
   } catch (error) {
     showError(error);
-    $("draw").disabled = false;
+    $("draw", HTMLButtonElement).disabled = false;
   }
 }
 
+/** @param {Game} g */
 function openStart(g) {
   pending = g;
-  const form = $("form-start");
+  const form = formOf("form-start");
   $("start-title").textContent = t("kv.start.title", { n: g.number, a: playerName(g.player1), b: playerName(g.player2) });
-  const free = view.tables.filter((x) => x.game === null).map((x) => x.table);
+  const free = shown().tables.filter((x) => x.game === null).map((x) => x.table);
   form.table.replaceChildren(...free.map((x) => el("option", { value: x }, x)));
   $("start-lag-0").textContent = playerName(g.player1);
   $("start-lag-1").textContent = playerName(g.player2);
   form.lag.value = "0";
   form.marker.checked = true; // each game's own choice: a start without a marker does not carry over to the next
-  $("start-lag").disabled = !form.marker.checked;
-  $("dlg-start").showModal();
+  $("start-lag", HTMLFieldSetElement).disabled = !form.marker.checked;
+  $("dlg-start", HTMLDialogElement).showModal();
 }
 
+/** @param {Event} event */
 async function start(event) {
   event.preventDefault();
-  const g = pending;
-  const form = $("form-start");
+  const g = /** @type {Game} */ (pending);
+  const form = formOf("form-start");
   const body = {
     table: form.table.value || null,
     marker: form.marker.checked,
@@ -683,9 +766,10 @@ async function start(event) {
     winner_takes: form.takes.value,
     expect: [g.player1, g.player2],
   };
-  $("dlg-start").close();
+  $("dlg-start", HTMLDialogElement).close();
   try {
-    const changed = await call("POST", `${API}/${route.id}/games/${g.number}/start`, body, { token: token(), key: true });
+    /** @type {Changed} */
+    const changed = await call("POST", `${API}/${routeId()}/games/${g.number}/start`, body, { token: token(), key: true });
     showMessage(t("kv.started", { n: g.number, t: changed.answer.table }), "info");
     await reload();
   } catch (error) {
@@ -693,25 +777,27 @@ async function start(event) {
   }
 }
 
+/** @param {Game} g */
 function openResult(g) {
   pending = g;
-  const form = $("form-result");
+  const form = formOf("form-result");
   $("result-title").textContent = t("kv.result.title", { n: g.number });
   $("result-name-1").textContent = playerName(g.player1);
   $("result-name-2").textContent = playerName(g.player2);
   form.p1.value = g.points1 || "";
   form.p2.value = g.points2 || "";
-  form.innings.value = g.innings || "";
-  form.l1.value = g.longest1 || "";
-  form.l2.value = g.longest2 || "";
-  $("dlg-result").showModal();
+  form.innings.value = g.innings ? String(g.innings) : "";
+  form.l1.value = g.longest1 ? String(g.longest1) : "";
+  form.l2.value = g.longest2 ? String(g.longest2) : "";
+  $("dlg-result", HTMLDialogElement).showModal();
   form.p1.focus();
 }
 
+/** @param {Event} event */
 async function saveResult(event) {
   event.preventDefault();
-  const g = pending;
-  const form = $("form-result");
+  const g = /** @type {Game} */ (pending);
+  const form = formOf("form-result");
   const body = {
     points1: form.p1.value.trim(),
     points2: form.p2.value.trim(),
@@ -721,8 +807,9 @@ async function saveResult(event) {
     expect: [g.player1, g.player2],
   };
   try {
-    const changed = await call("POST", `${API}/${route.id}/games/${g.number}/result`, body, { token: token(), key: true });
-    $("dlg-result").close();
+    /** @type {Changed} */
+    const changed = await call("POST", `${API}/${routeId()}/games/${g.number}/result`, body, { token: token(), key: true });
+    $("dlg-result", HTMLDialogElement).close();
     const added = changed.answer.added || [];
     // a score that decides nothing is kept as an interim score: say so, and keep the message until it is read
     if (changed.answer.interim) showMessage(changed.answer.interim[lang() === "fi" ? "fi" : "en"], "warning");
@@ -733,11 +820,13 @@ async function saveResult(event) {
   }
 }
 
+/** @param {Event} event */
 async function pair(event) {
   event.preventDefault();
-  const form = $("form-pair");
+  const form = formOf("form-pair");
   try {
-    const changed = await call("POST", `${API}/${route.id}/pair`, { players: [Number(form.a.value), Number(form.b.value)], reason: form.reason.value.trim() }, { token: token(), key: true });
+    /** @type {Changed} */
+    const changed = await call("POST", `${API}/${routeId()}/pair`, { players: [Number(form.a.value), Number(form.b.value)], reason: form.reason.value.trim() }, { token: token(), key: true });
     form.reason.value = "";
     show(changed.competition);
   } catch (error) {
@@ -750,8 +839,9 @@ async function pair(event) {
 // --- the hall TV: the tables strip, the latest results, the games ready, who waits and who is out; one screen
 // whatever the field (a TV cannot scroll): each list shows what fits and says how many more there are.
 
+/** @param {Game} g @param {string} score */
 function tvPair(g, score) {
-  const who = (i) => {
+  const who = (/** @type {number} */ i) => {
     const number = i === 0 ? g.player1 : g.player2;
     const cls = g.winner === null ? "who" : g.winner === number ? "who won" : "who lost";
     return el("span", { class: cls }, el("small", { class: "num" }, `${number}`), g.names[i] || playerName(number));
@@ -760,9 +850,10 @@ function tvPair(g, score) {
 }
 
 function renderTv() {
-  const v = view;
+  const v = shown();
   $("tv-title").textContent = v.settings.name;
   $("tv-sub").textContent = subtitle();
+  /** @type {Map<number, Game>} */
   const byNumber = new Map(v.games.map((g) => [g.number, g]));
   const n = v.tables.length;
   $("tv-tables").style.setProperty("--cols", String(n <= 8 ? n : Math.ceil(n / 2)));
@@ -786,8 +877,8 @@ function renderTv() {
   );
   const played = v.games.filter((g) => g.state === "played" && g.player2 !== null);
   played.sort((a, b) => (b.ended || "").localeCompare(a.ended || "") || b.number - a.number);
-  const item = (g, score) => el("li", { class: "tv-item" }, tvPair(g, score), el("small", { class: "meta" }, t("kv.tv.game", { n: g.number, r: g.round })));
-  const list = (id, items) => $(id).replaceChildren(...(items.length ? items : [el("li", { class: "hint" }, t("kv.nothing"))]));
+  const item = (/** @type {Game} */ g, /** @type {string} */ score) => el("li", { class: "tv-item" }, tvPair(g, score), el("small", { class: "meta" }, t("kv.tv.game", { n: g.number, r: g.round })));
+  const list = (/** @type {string} */ id, /** @type {HTMLElement[]} */ items) => $(id).replaceChildren(...(items.length ? items : [el("li", { class: "hint" }, t("kv.nothing"))]));
   list("tv-latest", played.map((g) => item(g, scoreText(g))));
   list("tv-ready", v.games.filter((g) => g.state === "ready").map((g) => item(g, "")));
   $("tv-waiting").replaceChildren(...(v.players.filter((p) => p.waiting).map((p) => el("li", { class: "tv-chip" }, `${p.number} ${p.name}`))));
@@ -800,11 +891,12 @@ function renderTv() {
 /** Trim each of the TV's lists to what its box shows, the last item saying how many more there are. */
 function fitTv() {
   for (const box of document.querySelectorAll("#tv-board .tv-list, #tv-board .tv-tables, body.tv #b-final table.placings tbody")) {
+    if (!(box instanceof HTMLElement)) continue;
     const scroller = box.tagName === "TBODY" ? $("b-final") : box;
     const over = () => scroller.scrollHeight > scroller.clientHeight + 1;
     let hidden = 0;
     while (over() && box.children.length > 1) {
-      box.lastElementChild.remove();
+      box.lastElementChild?.remove();
       hidden += 1;
     }
     if (!hidden) continue;
@@ -813,8 +905,8 @@ function fitTv() {
       : el("li", { class: "more", "data-testid": "tv-more" }, t("kv.tv.more", { n: hidden })));
     box.append(more());
     while (over() && box.children.length > 2) {
-      box.lastElementChild.remove();
-      box.lastElementChild.remove();
+      box.lastElementChild?.remove();
+      box.lastElementChild?.remove();
       hidden += 1;
       box.append(more());
     }
@@ -822,7 +914,7 @@ function fitTv() {
 }
 
 function renderBracket() {
-  const v = view;
+  const v = shown();
   const tv = route.screen === "tv";
   $("tv-board").hidden = !tv || !v.drawn || v.finished;
   if (tv && v.drawn && !v.finished) {
@@ -831,8 +923,9 @@ function renderBracket() {
   }
   $("b-title").textContent = v.settings.name;
   $("b-sub").textContent = subtitle();
-  $("b-pdf").href = `${API}/${v.id}/results.pdf?lang=${lang()}`;
-  $("b-pdf").closest("p").hidden = route.screen === "tv";
+  anchor("b-pdf").href = `${API}/${v.id}/results.pdf?lang=${lang()}`;
+  const pdfLine = $("b-pdf").closest("p");
+  if (pdfLine) pdfLine.hidden = route.screen === "tv";
   const running = v.games.filter((g) => g.state === "running");
   const ready = v.games.filter((g) => g.state === "ready");
   $("b-running").replaceChildren(
@@ -861,7 +954,9 @@ function init() {
   }
   if (stored !== "fi" && stored !== "en") setLang("fi"); // Finnish first: the clubs' language
   applyLabels(document);
-  for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    if (button instanceof HTMLElement) button.addEventListener("click", () => setLang(button.dataset.lang ?? ""));
+  }
   onLangChange(() => {
     if (route.screen === "home") {
       fillChoices();
@@ -870,23 +965,23 @@ function init() {
     if (view) show(view);
   });
   $("message-close").addEventListener("click", clearMessage);
-  $("form-new").addEventListener("submit", createCompetition);
+  formOf("form-new").addEventListener("submit", createCompetition);
   $("import-file").addEventListener("change", importFile);
-  $("form-player").addEventListener("submit", addPlayer);
+  formOf("form-player").addEventListener("submit", addPlayer);
   $("draw").addEventListener("click", draw);
-  $("form-start").addEventListener("submit", start);
-  $("form-start").marker.addEventListener("change", () => ($("start-lag").disabled = !$("form-start").marker.checked));
-  $("form-result").addEventListener("submit", saveResult);
-  $("form-pair").addEventListener("submit", pair);
-  $("form-prizes").addEventListener("submit", savePrizes);
-  $("marker-copy").addEventListener("click", () => copy($("marker-url").value));
-  $("d-link-copy").addEventListener("click", () => copy($("d-link").value));
-  $("form-ranking").addEventListener("change", renderRanking);
-  $("form-ranking").addEventListener("submit", (event) => {
+  formOf("form-start").addEventListener("submit", start);
+  formOf("form-start").marker.addEventListener("change", () => ($("start-lag", HTMLFieldSetElement).disabled = !formOf("form-start").marker.checked));
+  formOf("form-result").addEventListener("submit", saveResult);
+  formOf("form-pair").addEventListener("submit", pair);
+  formOf("form-prizes").addEventListener("submit", savePrizes);
+  $("marker-copy").addEventListener("click", () => copy($("marker-url", HTMLInputElement).value));
+  $("d-link-copy").addEventListener("click", () => copy($("d-link", HTMLInputElement).value));
+  formOf("form-ranking").addEventListener("change", renderRanking);
+  formOf("form-ranking").addEventListener("submit", (event) => {
     event.preventDefault();
     renderRanking();
   });
-  for (const button of document.querySelectorAll("dialog [data-close]")) button.addEventListener("click", () => button.closest("dialog").close());
+  for (const button of document.querySelectorAll("dialog [data-close]")) button.addEventListener("click", () => button.closest("dialog")?.close());
   window.addEventListener("hashchange", enter);
   window.addEventListener("resize", () => {
     if (view && route.screen !== "director") renderBracket();

@@ -8,15 +8,29 @@ import { serverTime } from "./club-queue.js";
 import { applyLabels, onLangChange, setLang, t } from "./i18n.js";
 import { el } from "./ui.js";
 
+/** @typedef {import("./club-common.js").View} View */
+/** What the page shows: one match, or a club night's tables. @typedef {{ kind: "match", key: number } | { kind: "event", key: string }} Route */
+
 const sb = {
-  route: null, // {kind: "match"|"event", key}
-  order: [], // match ids in the order the server gave them
-  views: new Map(), // id -> MatchView
-  since: new Map(), // id -> Date.now() when the clock last started counting (the last entry other than a break)
+  /** @type {Route | null} */
+  route: null,
+  /** @type {number[]} match ids in the order the server gave them */
+  order: [],
+  /** @type {Map<number, View>} */
+  views: new Map(),
+  /** @type {Map<number, number>} id -> Date.now() when the clock last started counting (the last entry other than a break) */
+  since: new Map(),
+  /** @type {{ close(): void } | null} */
   stream: null,
   state: "connecting",
 };
 
+/** The view of match `id`, which the page has (ids come from `sb.order`). @param {number} id */
+function viewOf(id) {
+  return /** @type {View} */ (sb.views.get(id));
+}
+
+/** @param {string} text */
 function showMessage(text) {
   $("message-text").textContent = text;
   $("message").className = "message error";
@@ -27,6 +41,7 @@ function clearMessage() {
   $("message").hidden = true;
 }
 
+/** @param {View[]} tables */
 function update(tables) {
   sb.order = tables.map((v) => v.id);
   for (const view of tables) {
@@ -42,11 +57,13 @@ function update(tables) {
 
 let skew = 0; // this device's clock minus the server's (ms), from the answers' server time
 
+/** @param {View} view */
 function clockStart(view) {
   const start = Date.parse(view.clock_since || view.updated_at || "");
   return Number.isFinite(start) ? start + skew : Date.now();
 }
 
+/** @param {Response} response */
 function noteDate(response) {
   const server = serverTime(response);
   if (Number.isFinite(server)) {
@@ -56,25 +73,27 @@ function noteDate(response) {
 }
 
 /** Columns and rows for ``n`` tables on a 16:9 screen: side by side up to three, then two rows of two or three,
- * then rows of four. */
+ * then rows of four. @param {number} n */
 function gridOf(n) {
   const cols = n <= 3 ? Math.max(1, n) : n === 4 ? 2 : n <= 6 ? 3 : 4;
   return [cols, Math.max(1, Math.ceil(n / cols))];
 }
 
 /** A match that is over: its own result, or a competition game's result as the kaavio records it (the director's,
- * when typed or corrected). */
+ * when typed or corrected). @param {View} view */
 function finished(view) {
   return Boolean(view.result || (view.competition && view.competition.decided_by));
 }
 
-/** A finished game in one line: the table, the game, the players and the result. */
+/** A finished game in one line: the table, the game, the players and the result. @param {View} view */
 function doneItem(view) {
   const names = view.players.map((p) => p.name);
   const game = view.competition;
+  const result = view.result;
+  /** @type {string[] | null} */
   let points = null;
   if (game && game.points) points = game.points;
-  else if (view.result) points = view.players.map((p) => String((view.result.recorded || view.result.scores || {})[p.cue_ball] ?? ""));
+  else if (result) points = view.players.map((p) => String((result.recorded || result.scores || {})[p.cue_ball ?? ""] ?? ""));
   const where = [tableTitle(view)];
   if (game && game.game !== null) where.push(t("sb.game", { n: game.game }));
   return el(
@@ -88,18 +107,21 @@ function doneItem(view) {
 }
 
 function render() {
-  if (!sb.route) return;
+  const route = sb.route;
+  if (!route) return;
   $("sb-live").replaceChildren(liveBadge(sb.state));
   const box = $("sb-tables");
-  const single = sb.route.kind === "match";
+  const single = route.kind === "match";
   box.classList.toggle("single", single);
   // a club night: a card for each game being played and for each table's last game played to its end (its last
   // ruling still on the screen), sized by how many there are (club.css); every other game finished, and a game
   // whose result the director typed, as one line below them, the latest first: each game once
+  /** @param {View} view */
   const tableOf = (view) => view.table_label || `#${view.id}`;
-  const latest = new Map(sb.order.map((id) => [tableOf(sb.views.get(id)), id]));
+  const latest = new Map(sb.order.map((id) => [tableOf(viewOf(id)), id]));
+  /** @param {number} id */
   const card = (id) => {
-    const view = sb.views.get(id);
+    const view = viewOf(id);
     if (!finished(view)) return true;
     return latest.get(tableOf(view)) === id && !(view.competition && view.competition.decided_by === "director");
   };
@@ -109,11 +131,11 @@ function render() {
   box.style.setProperty("--cols", String(cols));
   box.style.setProperty("--rows", String(rows));
   box.dataset.count = String(live.length);
-  const night = sb.order.map((id) => sb.views.get(id).competition).find(Boolean);
+  const night = sb.order.map((id) => viewOf(id).competition).find(Boolean);
   if (night && !single) $("sb-heading").textContent = night.name;
   box.replaceChildren(
     ...live.map((id) => {
-      const view = sb.views.get(id);
+      const view = viewOf(id);
       const board = el("div", { class: "club-board" });
       renderBoard(board, view, { since: sb.since.get(id) });
       const line = headline(view) || (view.phase === "place-w2" ? t("sb.waiting") : "");
@@ -128,20 +150,20 @@ function render() {
     }),
   );
   $("sb-done-box").hidden = done.length === 0;
-  $("sb-done-list").replaceChildren(...done.map((id) => doneItem(sb.views.get(id))));
+  $("sb-done-list").replaceChildren(...done.map((id) => doneItem(viewOf(id))));
   fitDone();
   $("sb-empty").hidden = sb.order.length > 0 || single;
   const links =
-    sb.route.kind === "event"
+    route.kind === "event"
       ? [
-          [exportsOf.event(sb.route.key, "csv"), `${t("sb.results")} CSV`],
-          [exportsOf.event(sb.route.key, "json"), `${t("sb.results")} JSON`],
-          [exportsOf.event(sb.route.key, "csv", "player"), t("club.export.players", { format: "CSV" })],
-          [exportsOf.event(sb.route.key, "json", "player"), t("club.export.players", { format: "JSON" })],
+          [exportsOf.event(route.key, "csv"), `${t("sb.results")} CSV`],
+          [exportsOf.event(route.key, "json"), `${t("sb.results")} JSON`],
+          [exportsOf.event(route.key, "csv", "player"), t("club.export.players", { format: "CSV" })],
+          [exportsOf.event(route.key, "json", "player"), t("club.export.players", { format: "JSON" })],
         ]
       : [
-          [exportsOf.match(sb.route.key, "csv"), "CSV"],
-          [exportsOf.match(sb.route.key, "json"), "JSON"],
+          [exportsOf.match(route.key, "csv"), "CSV"],
+          [exportsOf.match(route.key, "json"), "JSON"],
         ];
   $("sb-links").replaceChildren(...links.map(([href, text]) => el("a", { href, target: "_blank", rel: "noopener", "data-testid": "sb-export" }, text)));
 }
@@ -154,15 +176,15 @@ function fitDone() {
   const over = () => document.documentElement.scrollHeight > window.innerHeight;
   let hidden = 0;
   while (over() && list.children.length > 1) {
-    list.lastElementChild.remove();
+    list.lastElementChild?.remove();
     hidden += 1;
   }
   if (!hidden) return;
   const more = () => el("li", { class: "sb-done-item more", "data-testid": "sb-done-more" }, t("sb.more", { n: hidden }));
   list.append(more());
   while (over() && list.children.length > 2) {
-    list.lastElementChild.remove();
-    list.lastElementChild.remove();
+    list.lastElementChild?.remove();
+    list.lastElementChild?.remove();
     hidden += 1;
     list.append(more());
   }
@@ -170,13 +192,15 @@ function fitDone() {
 
 function tick() {
   for (const section of document.querySelectorAll("[data-testid=sb-table]")) {
+    if (!(section instanceof HTMLElement)) continue;
     const id = Number(section.dataset.matchId);
     const view = sb.views.get(id);
     const clock = section.querySelector("[data-testid=clock]");
-    if (view && clock) renderClock(clock, view, sb.since.get(id));
+    if (view && clock instanceof HTMLElement) renderClock(clock, view, sb.since.get(id));
   }
 }
 
+/** @param {string} state */
 function onState(state) {
   sb.state = state;
   $("sb-live").replaceChildren(liveBadge(state));
@@ -213,14 +237,14 @@ async function route() {
       }
       noteDate(found);
       update([await found.json()]);
-      sb.stream = watch(`/api/club/matches/${key}/stream`, (view) => update([view]), onState);
+      sb.stream = watch(`/api/club/matches/${key}/stream`, (/** @type {View} */ view) => update([view]), onState);
     } else {
       const found = await fetch(`/api/club/events/${encodeURIComponent(key)}`);
       if (found.ok) {
         noteDate(found);
         update((await found.json()).tables);
       }
-      sb.stream = watch(`/api/club/events/${encodeURIComponent(key)}/stream`, (data) => update(data.tables), onState);
+      sb.stream = watch(`/api/club/events/${encodeURIComponent(key)}/stream`, (/** @type {{ tables: View[] }} */ data) => update(data.tables), onState);
     }
   }
   document.body.dataset.ready = "true";
@@ -228,17 +252,20 @@ async function route() {
 
 function main() {
   applyLabels(document);
-  for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    if (button instanceof HTMLElement) button.addEventListener("click", () => setLang(button.dataset.lang ?? ""));
+  }
   onLangChange(() => {
     if (sb.route && sb.route.kind === "match") $("sb-heading").textContent = t("sb.matchNo", { id: sb.route.key });
     render();
   });
   $("sb-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const form = $("sb-form");
-    const night = form.event.value.trim();
+    const form = $("sb-form", HTMLFormElement);
+    const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+    const night = field("event").value.trim();
     if (night) location.hash = `#/event/${encodeURIComponent(night)}`;
-    else if (form.match.value) location.hash = `#/match/${Number(form.match.value)}`;
+    else if (field("match").value) location.hash = `#/match/${Number(field("match").value)}`;
   });
   window.addEventListener("hashchange", route);
   setInterval(tick, 1000);

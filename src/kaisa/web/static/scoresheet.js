@@ -6,35 +6,53 @@ import "./club-strings.js";
 import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
 import { el, fmtDate } from "./ui.js";
 
+/** @typedef {import("./types/api").components["schemas"]} Schemas */
+/** A foul on the sheet: its clause, points and text in both languages.
+ * @typedef {{ clause: string, points: number, fi?: string, en: string }} SheetFoul */
+/** The scoresheet as the server sends it, with the shapes the API leaves open spelled out.
+ * @typedef {Omit<Schemas["Scoresheet"], "players" | "result" | "innings"> & {
+ *   players: Schemas["PlayerOut"][],
+ *   result: { winner: string, recorded?: Record<string, number>, scores: Record<string, number> } | null,
+ *   innings: (Omit<Schemas["ScoresheetInning"], "fouls"> & { fouls: SheetFoul[] })[] }} Sheet */
+
+/** @type {{ sheet: Sheet | null, id: string | null, api: string | null }} */
 const state = { sheet: null, id: null, api: null };
 
+/** The page's element `id`, which scoresheet.html holds. @param {string} id */
+function byId(id) {
+  return /** @type {HTMLElement} */ (document.getElementById(id));
+}
+
+/** The strokes of an inning as a range ("12–15"). @param {number[]} numbers */
 function strokes(numbers) {
   if (!numbers.length) return "";
   return numbers.length === 1 ? String(numbers[0]) : `${numbers[0]}–${numbers[numbers.length - 1]}`;
 }
 
-/** A break's length as m:ss. */
+/** A break's length as m:ss. @param {number} seconds */
 function minutes(seconds) {
   const whole = Math.round(seconds);
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
+/** @param {Sheet} sheet @param {string} cueBall */
 function nameOf(sheet, cueBall) {
   const player = sheet.players.find((p) => p.cue_ball === cueBall);
   return player ? player.name : cueBall;
 }
 
+/** @param {number} n */
 function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
 function render() {
   const s = state.sheet;
-  const box = document.getElementById("sheet");
+  const box = byId("sheet");
   if (!s) return;
   const names = s.players.map((p) => `${p.name} (${p.cue_ball || "–"})`);
   const game = s.competition;
-  document.getElementById("pdf").href = `${state.api}.pdf?lang=${lang()}`;
+  /** @type {HTMLAnchorElement} */ (byId("pdf")).href = `${state.api}.pdf?lang=${lang()}`;
   const facts = [`${t("ss.date")}: ${fmtDate(s.date)}`];
   if (s.table_label) facts.push(`${t("ss.table")}: ${s.table_label}`);
   if (game) facts.push(`${t("ss.competition")}: ${game.name}`);
@@ -56,7 +74,7 @@ function render() {
     if (game.decided_by === "director" && s.id !== null) resultText += ` (${t("ss.byDirector")})`;
   } else if (result) {
     const winner = s.players.find((p) => p.cue_ball === result.winner);
-    const scores = s.players.map((p) => (result.recorded || result.scores)[p.cue_ball]).join(" – ");
+    const scores = s.players.map((p) => (result.recorded || result.scores)[p.cue_ball ?? ""]).join(" – ");
     resultText = `${t("ss.result")}: ${scores} · ${t("ss.winner", { name: winner ? winner.name : result.winner })}`;
   }
   const breaks = Object.entries(s.breaks || {});
@@ -113,17 +131,19 @@ async function load() {
   state.api = found.api;
   const response = await fetch(found.api);
   if (response.ok) {
-    state.sheet = await response.json();
+    state.sheet = /** @type {Sheet} */ (await response.json());
     render();
   } else {
-    document.getElementById("sheet").textContent = t("sb.notFound", { id: state.id });
+    byId("sheet").textContent = t("sb.notFound", { id: state.id });
   }
   document.body.dataset.ready = "true";
 }
 
 applyLabels(document);
-for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
-document.getElementById("print").addEventListener("click", () => window.print());
+for (const button of document.querySelectorAll("[data-lang]")) {
+  if (button instanceof HTMLElement) button.addEventListener("click", () => setLang(button.dataset.lang ?? ""));
+}
+byId("print").addEventListener("click", () => window.print());
 onLangChange(render);
 window.addEventListener("hashchange", load);
 load();
