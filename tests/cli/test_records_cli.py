@@ -190,11 +190,16 @@ def test_ctrl_c_saves_the_match_and_says_how_to_resume_it(tmp_path: Path) -> Non
 
 
 def _actions(path: Path) -> int:
+    """The actions of the match stored at ``path`` while it is being played (0 before it is stored, -1 once it is
+    over: a Ctrl+C then finds no match to interrupt)."""
     try:
         with sqlite3.connect(path) as connection:
-            return int(connection.execute("select count(*) from actions").fetchone()[0])
+            row = connection.execute("select action_count, status from matches").fetchone()
     except sqlite3.Error:
         return 0
+    if row is None:
+        return 0
+    return int(row[0]) if row[1] == "playing" else -1
 
 
 def _workers_waiting(pid: int) -> bool:
@@ -217,12 +222,13 @@ def _workers_waiting(pid: int) -> bool:
 def test_ctrl_c_at_the_terminal_reaches_the_search_workers_too_and_the_match_ends_in_one_line(tmp_path: Path) -> None:
     """issue 29 (11): a terminal's Ctrl+C goes to the whole process group, the search's worker processes too: a
     worker waiting for work printed a KeyboardInterrupt traceback, or the pool broke under the match. SIGINT is
-    sent to the group of a real ``kaisa match`` while its club player's workers wait (the baseline's turn)."""
+    sent to the group of a real ``kaisa match`` while the club players' workers wait between decisions (the match still being played: one already over has
+    nothing to interrupt)."""
     if not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists():
         pytest.skip("finding the workers needs Linux's /proc/PID/task/TID/children")
     path = tmp_path / "k.sqlite3"
     process = subprocess.Popen(
-        [KAISA, "match", "--p1", "baseline", "--p2", "club", "--db", f"sqlite:///{path}", "--seed", "4"],
+        [KAISA, "match", "--p1", "club", "--p2", "club", "--db", f"sqlite:///{path}", "--seed", "3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
