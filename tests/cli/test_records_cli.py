@@ -222,8 +222,8 @@ def _workers_waiting(pid: int) -> bool:
 def test_ctrl_c_at_the_terminal_reaches_the_search_workers_too_and_the_match_ends_in_one_line(tmp_path: Path) -> None:
     """issue 29 (11): a terminal's Ctrl+C goes to the whole process group, the search's worker processes too: a
     worker waiting for work printed a KeyboardInterrupt traceback, or the pool broke under the match. SIGINT is
-    sent to the group of a real ``kaisa match`` while the club players' workers wait between decisions (the match still being played: one already over has
-    nothing to interrupt)."""
+    sent to the group of a real ``kaisa match`` while the club players' workers wait between decisions, the match
+    still being played (one already over has nothing to interrupt)."""
     if not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists():
         pytest.skip("finding the workers needs Linux's /proc/PID/task/TID/children")
     path = tmp_path / "k.sqlite3"
