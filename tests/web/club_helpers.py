@@ -60,8 +60,16 @@ def serve(db: Path, bind_host: str | None = None) -> Iterator[str]:
 def start_kaisa_play(db: str, *extra: str, port: int = 0, scheme: str = "http") -> tuple[subprocess.Popen[str], str]:
     """``kaisa play`` on the database ``db`` as its own process (so that a test can kill it), once it answers;
     returns the process and its base URL (``port`` 0: any free port)."""
+    return start_kaisa_server("play", db, *extra, port=port, scheme=scheme, ready="/api/table")
+
+
+def start_kaisa_server(
+    command: str, db: str, *extra: str, port: int = 0, scheme: str = "http", ready: str = "/api/table"
+) -> tuple[subprocess.Popen[str], str]:
+    """``kaisa <command>`` (play or club) on ``db`` as its own process, once ``ready`` answers 200: the process
+    and its base URL."""
     process = subprocess.Popen(
-        [KAISA, "play", "--no-browser", "--port", str(port), "--db", db, *extra],
+        [KAISA, command, "--no-browser", "--port", str(port), "--db", db, *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -71,18 +79,19 @@ def start_kaisa_play(db: str, *extra: str, port: int = 0, scheme: str = "http") 
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         line = process.stdout.readline()
-        assert line, f"kaisa play exited with {process.poll()}"
+        assert line, f"kaisa {command} exited with {process.poll()}"
         found = re.search(rf"{scheme}://127\.0\.0\.1:\d+", line)
         if found:
             url = found.group(0)
-            for _ in range(200):
+            for _ in range(1200):
                 try:
-                    httpx.get(f"{url}/api/table", timeout=5, verify=False)
-                    return process, url
+                    if httpx.get(f"{url}{ready}", timeout=5, verify=False).status_code == 200:
+                        return process, url
                 except httpx.TransportError:
-                    time.sleep(0.1)
+                    pass
+                time.sleep(0.1)
     process.kill()
-    raise AssertionError("kaisa play did not start")
+    raise AssertionError(f"kaisa {command} did not start")
 
 
 def new_match(client: httpx.Client, **extra: Any) -> tuple[int, dict[str, str]]:

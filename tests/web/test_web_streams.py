@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import socket
 import subprocess
 import threading
@@ -28,7 +27,7 @@ from kaisa.bench.streams import Followed, follow_all
 from kaisa.records.storage import open_store
 from kaisa.web import create_app
 from tests.postgres_server import PostgresServer, PostgresUnavailableError, start_server
-from tests.web.club_helpers import KAISA, stop
+from tests.web.club_helpers import KAISA, start_kaisa_server, stop
 
 BASE_ACTIONS = 3
 """A club match's actions before its first stroke: the lag, the choice of cue ball, W2's place."""
@@ -274,30 +273,7 @@ def test_an_entry_through_one_server_wakes_the_streams_of_another_by_a_postgresq
 def start_club(db: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
     """``kaisa club`` on ``db`` as its own process (with ``extra`` options), once it answers: the process and its
     base URL."""
-    process = subprocess.Popen(
-        [KAISA, "club", "--no-browser", "--port", "0", "--db", db, *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"},
-    )
-    assert process.stdout is not None
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        assert line, f"kaisa club exited with {process.poll()}"
-        found = re.search(r"http://127\.0\.0\.1:\d+", line)
-        if found:
-            url = found.group(0)
-            for _ in range(1200):
-                try:
-                    if httpx.get(f"{url}/api/club/marker-facts", timeout=5).status_code == 200:
-                        return process, url
-                except httpx.TransportError:
-                    pass
-                time.sleep(0.1)
-    process.kill()
-    raise AssertionError("kaisa club did not start")
+    return start_kaisa_server("club", db, *extra, ready="/api/club/marker-facts")
 
 
 @pytest.mark.slow

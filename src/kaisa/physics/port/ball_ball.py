@@ -18,7 +18,7 @@ def _resolve_ball_ball(rvw1, rvw2, R, u_b, e_b):
 
     # rotate the x-axis to be in line with the line of centers
     delta_centers = rvw2[0] - rvw1[0]
-    # FIXME3D: this should use quaternion rotation in 3D
+    # pooltool 0.6.0 notes that 3D would need a quaternion rotation here; Kaisa's balls stay on the bed (2D)
     theta = ptmath.angle(delta_centers, unit_x)
     rvw1[1] = ptmath.coordinate_rotation(rvw1[1], -theta)
     rvw1[2] = ptmath.coordinate_rotation(rvw1[2], -theta)
@@ -87,7 +87,7 @@ def _resolve_ball_ball(rvw1, rvw2, R, u_b, e_b):
     rvw2_f[1] = ptmath.coordinate_rotation(rvw2_f[1], theta)
     rvw2_f[2] = ptmath.coordinate_rotation(rvw2_f[2], theta)
 
-    # FIXME3D: include z velocity components
+    # pooltool 0.6.0 notes that 3D would include z velocities; on the bed there are none
     # remove any z velocity components from spin-induced throw
     rvw1_f[1][2] = 0.0
     rvw2_f[1][2] = 0.0

@@ -1,13 +1,14 @@
 """Evolve ball motion.
 
-FIXME My vision for this package is to be somewhat like pooltool/physics/resolve/ but
+pooltool 0.6.0's own note on this module: "My vision for this package is to be somewhat like pooltool/physics/resolve/ but
 specifically for the evolution of rolling, sliding, and spinning ball motion states,
 i.e. the equations of motion presented in
 
 https://ekiefl.github.io/2020/04/24/pooltool-theory/#3-ball-with-arbitrary-spin
 
 The code should be configurable and passed to `PhysicsEngine` in `physics/engine.py`,
-just like the `Resolver` class in `physics/resolve/resolver.py`
+just like the `Resolver` class in `physics/resolve/resolver.py`" (here the functions are called by
+kaisa.physics.compiled directly).
 """
 
 import numpy as np
