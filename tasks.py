@@ -7,7 +7,7 @@
                             lint-imports (the layer contracts in pyproject.toml), the TypeScript compiler
                             over the page scripts (tsconfig.json), ESLint, and the API types' freshness
     python tasks.py types   install everything, then regenerate the page scripts' API types from the
-                            server's OpenAPI (src/kaisa/web/static/types/api.d.ts)
+                            server's OpenAPI (src/kaisa/web/static/shared/types/api.d.ts)
     python tasks.py bench   install everything, then run the benchmarks
 
 Installing means: a virtual environment in .venv, uv (pinned) inside it via pip, then exactly the

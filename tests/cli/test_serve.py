@@ -89,7 +89,7 @@ def test_the_page_opens_while_the_app_loads_and_the_api_waits_for_it(tmp_path):
         page = httpx.get(url + "/", timeout=30)
         assert page.status_code == 200
         assert "<html" in page.text.lower()
-        assert httpx.get(url + "/static/app.js", timeout=30).status_code == 200
+        assert httpx.get(url + "/static/table/app.js", timeout=30).status_code == 200
         assert not starting.wait(0)  # the page was answered before the app had loaded
         # with the app's security headers (issue 16: the pages served while loading had none)
         assert page.headers["x-frame-options"] == "DENY"

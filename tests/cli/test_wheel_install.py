@@ -274,9 +274,9 @@ def test_play_serves_its_page_static_files_and_api_from_the_install(install: Ins
         status, kind, page = get(f"{base}/")
         assert (status, kind.split(";")[0]) == (200, "text/html")
         assert b"app.js" in page
-        status, kind, script = get(f"{base}/static/app.js")
+        status, kind, script = get(f"{base}/static/table/app.js")
         assert status == 200
-        assert script == (install.site_packages / "kaisa/web/static/app.js").read_bytes()
+        assert script == (install.site_packages / "kaisa/web/static/table/app.js").read_bytes()
         status, kind, body = get(f"{base}/api/players")  # the API: the app, the database and the engine loaded
         assert (status, kind) == (200, "application/json")
         assert json.loads(body)
@@ -288,9 +288,9 @@ def test_club_serves_the_markers_page_and_its_api_from_the_install(install: Inst
         status, kind, page = get(f"{base}/club")
         assert (status, kind.split(";")[0]) == (200, "text/html")
         assert b"club.js" in page
-        status, _, script = get(f"{base}/static/club.js")
+        status, _, script = get(f"{base}/static/club/club.js")
         assert status == 200
-        assert script == (install.site_packages / "kaisa/web/static/club.js").read_bytes()
+        assert script == (install.site_packages / "kaisa/web/static/club/club.js").read_bytes()
         status, kind, body = get(f"{base}/api/club/marker-facts")
         assert (status, kind) == (200, "application/json")
         assert json.loads(body)["fields"]

@@ -4,7 +4,7 @@ import "./support/browser.mjs";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { callParts, entryOf, newEntry } = await import("../../src/kaisa/web/static/club-entry.js");
+const { callParts, entryOf, newEntry } = await import("../../src/kaisa/web/static/club/club-entry.js");
 
 test("callParts reads the ball and the pocket of a call in any case, as far as it is typed", () => {
   assert.deepEqual(callParts(" k  fl "), { tokens: ["k", "fl"], ball: "K", pocket: "FL" });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { afterEach, beforeEach, test } from "node:test";
 
-const { ClubError, EntryQueue, QueuedError } = await import("../../src/kaisa/web/static/club-queue.js");
+const { ClubError, EntryQueue, QueuedError } = await import("../../src/kaisa/web/static/club/club-queue.js");
 
 /** A club server's entry endpoint in miniature: records every request, answers a repeated key with the first
  * answer (as the real server does), and can be told to refuse, to fail as a proxy would (503), or to stop. */

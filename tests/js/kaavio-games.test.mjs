@@ -4,9 +4,9 @@ import "./support/browser.mjs";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { setLang } = await import("../../src/kaisa/web/static/i18n.js");
-await import("../../src/kaisa/web/static/kaavio-strings.js");
-const { byRound, scoreText } = await import("../../src/kaisa/web/static/kaavio-games.js");
+const { setLang } = await import("../../src/kaisa/web/static/shared/i18n.js");
+await import("../../src/kaisa/web/static/kaavio/kaavio-strings.js");
+const { byRound, scoreText } = await import("../../src/kaisa/web/static/kaavio/kaavio-games.js");
 
 /** A game as the competition's view gives it, with what the test sets. */
 function game(fields) {

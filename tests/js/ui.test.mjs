@@ -4,8 +4,8 @@ import "./support/browser.mjs";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-const { setLang } = await import("../../src/kaisa/web/static/i18n.js");
-const { fmtClock, fmtDate, fmtDecimal, fmtPoints, parseDecimal } = await import("../../src/kaisa/web/static/ui.js");
+const { setLang } = await import("../../src/kaisa/web/static/shared/i18n.js");
+const { fmtClock, fmtDate, fmtDecimal, fmtPoints, parseDecimal } = await import("../../src/kaisa/web/static/shared/ui.js");
 
 test("fmtDecimal writes a decimal comma and a minus sign in Finnish, a point and a hyphen in English", () => {
   setLang("fi");

@@ -121,7 +121,7 @@ def measure(page: Page, base_url: str, count: int, seed: int = 31) -> dict[str, 
 
 GEOMETRIC = """async ({call, direction}) => {
   // the colour the page drew before: green when the ghost-ball line of the object ball ends in the called pocket
-  const m = await import('/static/table.js');
+  const m = await import('/static/shared/table.js');
   const g = new m.Geometry(window.kaisa.table);
   const balls = window.kaisa.balls();
   const [ball, pocket] = call.split(' ');

@@ -357,8 +357,8 @@ def controlled(page: Page) -> None:
 
 def test_manifests_and_the_service_worker_are_served_with_their_types_and_scope(club: Club) -> None:
     front = club.front
-    for name, start in (("club", "/club"), ("scoreboard", "/scoreboard"), ("table", "/")):
-        status, headers, body = front.request("GET", f"/static/{name}.webmanifest")
+    for stem, start in (("club/club", "/club"), ("club/scoreboard", "/scoreboard"), ("table/table", "/")):
+        status, headers, body = front.request("GET", f"/static/{stem}.webmanifest")
         assert status == 200
         assert headers["content-type"] == "application/manifest+json"
         manifest = json.loads(body)

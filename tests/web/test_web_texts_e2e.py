@@ -59,7 +59,7 @@ RESPOT = _note("4", "Valkoinen W2 on käsipallo omistajalleen", "White W2: its o
 def shown(page: Page, notes: list[dict[str, Any]], game_over: bool) -> list[str]:
     texts: list[str] = page.evaluate(
         """async ([notes, over]) => {
-            const ui = await import("/static/ui.js");
+            const ui = await import("/static/shared/ui.js");
             return ui.shownNotes({ notes, game_over: over }).map((n) => n.fi);
         }""",
         [notes, game_over],
@@ -82,7 +82,7 @@ def test_the_referees_rattle_note_carries_the_key_the_page_knows() -> None:
     note = CATALOGUE["1.3"].item("rattles", rattles="2 jaw rattles")
     assert note.key == "rattles"
     assert RulingItem.from_json(note.to_json()) == note  # the key is stored and read back
-    assert Path(__file__).parents[2].joinpath("src/kaisa/web/static/ui.js").read_text().count('"rattles"')
+    assert Path(__file__).parents[2].joinpath("src/kaisa/web/static/shared/ui.js").read_text().count('"rattles"')
 
 
 def test_the_direction_and_its_nudges_are_written_in_the_pages_language(page: Page, url: str) -> None:

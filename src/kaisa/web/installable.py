@@ -28,8 +28,21 @@ def _static() -> Traversable:
 
 def shell() -> list[str]:
     """The paths the service worker keeps: every page and every file under ``/static`` (but itself)."""
-    files = sorted(f.name for f in _static().iterdir() if f.is_file() and f.name != WORKER)
-    return [*PAGES, *(f"/static/{name}" for name in files)]
+    return [
+        *PAGES,
+        *(f"/static/{name}" for name in sorted(_files(_static(), "")) if name != WORKER and not name.endswith(".d.ts")),
+    ]
+
+
+def _files(folder: Traversable, prefix: str) -> list[str]:
+    """Every file under ``folder`` (its screens' folders and what they share), as paths relative to it."""
+    found: list[str] = []
+    for entry in folder.iterdir():
+        if entry.is_dir():
+            found += _files(entry, f"{prefix}{entry.name}/")
+        elif entry.is_file():
+            found.append(prefix + entry.name)
+    return found
 
 
 def asset_version() -> str:
@@ -37,7 +50,7 @@ def asset_version() -> str:
     digest = hashlib.sha256(__version__.encode())
     for path in shell():
         name = PAGES.get(path) or path.removeprefix("/static/")
-        digest.update(name.encode() + b"\0" + (_static() / name).read_bytes())
+        digest.update(name.encode() + b"\0" + _static().joinpath(*name.split("/")).read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 PAGES = {
-    "/": "index.html",
-    "/club": "club.html",
-    "/club/scoresheet": "scoresheet.html",
-    "/scoreboard": "scoreboard.html",
-    "/kaavio": "kaavio.html",
+    "/": "table/index.html",
+    "/club": "club/club.html",
+    "/club/scoresheet": "club/scoresheet.html",
+    "/scoreboard": "club/scoreboard.html",
+    "/kaavio": "kaavio/kaavio.html",
 }
 """The browser table, the marker's page, the printable scoresheet, the scoreboard and the competition pages."""

@@ -2,9 +2,9 @@
 // competition's view (the shapes the API's CompetitionView leaves open), a game's score in one line, the games by
 // round. No rules here: the server's kaavio (kaisa.competition) decides every game.
 
-import { t } from "./i18n.js";
+import { t } from "../shared/i18n.js";
 
-/** @typedef {import("./types/api").components["schemas"]} Schemas */
+/** @typedef {import("../shared/types/api").components["schemas"]} Schemas */
 
 /** A running game's live score from its club match, in the game's player order.
  * @typedef {{ match: number, phase: string, scores: number[], innings: number[], run: number, to_move: number | null,

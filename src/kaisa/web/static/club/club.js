@@ -4,7 +4,7 @@
 // This module wires the page: its routes (#/new, #/created/ID, #/match/ID/TOKEN), its buttons, the small tables and
 // the keyboard; the screens live in club-new.js and club-match.js (drawn by club-match-screen.js).
 
-import { api } from "./api.js";
+import { api } from "../shared/api.js";
 import {
   $,
   formOf,
@@ -16,11 +16,11 @@ import { onKey } from "./club-keys.js";
 import { MatchPage } from "./club-match.js";
 import { createMatch, enterCreated, enterNew, renderBreakerNames } from "./club-new.js";
 import { club, clearMessage, shownMessage, showError, showMessage } from "./club-shell.js";
-import { applyLabels, onLangChange, setLang, t } from "./i18n.js";
+import { applyLabels, onLangChange, setLang, t } from "../shared/i18n.js";
 
 // --- wiring -------------------------------------------------------------------------------------------------
 
-/** @typedef {import("./club-shell.js").SmallTables} SmallTables @typedef {import("./table.js").Point} Point */
+/** @typedef {import("./club-shell.js").SmallTables} SmallTables @typedef {import("../shared/table.js").Point} Point */
 /** What the page shows tests and the console: where a table point is in the window, and the match page.
  * @typedef {{ toClient(name: keyof SmallTables, p: Point): [number, number], page: MatchPage | null }} KaisaClub */
 

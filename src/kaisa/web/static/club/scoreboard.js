@@ -2,11 +2,11 @@
 // table of a club night side by side (#/event/NAME), live from the server's event streams, with the clock
 // ticking and the last ruling's headline. Read-only: nothing here changes a match, and no token is needed.
 
-import { exportsOf } from "./api.js";
+import { exportsOf } from "../shared/api.js";
 import { $, headline, liveBadge, renderBoard, renderClock, setSkew, tableTitle, watch } from "./club-common.js";
 import { serverTime } from "./club-queue.js";
-import { applyLabels, onLangChange, setLang, t } from "./i18n.js";
-import { el } from "./ui.js";
+import { applyLabels, onLangChange, setLang, t } from "../shared/i18n.js";
+import { el } from "../shared/ui.js";
 
 /** @typedef {import("./club-common.js").View} View */
 /** What the page shows: one match, or a club night's tables. @typedef {{ kind: "match", key: number } | { kind: "event", key: string }} Route */

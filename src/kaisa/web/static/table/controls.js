@@ -1,9 +1,9 @@
 // The stroke controls (direction, power, cue-tip offset, elevation) and the call builder.
 
-import { api } from "./api.js";
-import { onLangChange, ruleText, t } from "./i18n.js";
-import { POCKET_IDS } from "./table.js";
-import { fmtDecimal, parseDecimal } from "./ui.js";
+import { api } from "../shared/api.js";
+import { onLangChange, ruleText, t } from "../shared/i18n.js";
+import { POCKET_IDS } from "../shared/table.js";
+import { fmtDecimal, parseDecimal } from "../shared/ui.js";
 
 export { fmtDecimal };
 

@@ -2,7 +2,7 @@
 // tables), the ruling, the strokes entered, the queue of entries on this phone, undo, banners and exports. Each
 // function draws from the match page's state (club-match.js) and wires its buttons to the page's actions.
 
-import { exportsOf } from "./api.js";
+import { exportsOf } from "../shared/api.js";
 import {
   $,
   CUE_BALLS,
@@ -20,14 +20,14 @@ import {
 } from "./club-common.js";
 import { ballButton, callParts, pocketButton, press } from "./club-entry.js";
 import { club } from "./club-shell.js";
-import { lang, ruleText, t } from "./i18n.js";
-import * as placement from "./placement.js";
-import { BALL_IDS, POCKET_IDS } from "./table.js";
-import { ballChip, el, fmtPoints } from "./ui.js";
+import { lang, ruleText, t } from "../shared/i18n.js";
+import * as placement from "../shared/placement.js";
+import { BALL_IDS, POCKET_IDS } from "../shared/table.js";
+import { ballChip, el, fmtPoints } from "../shared/ui.js";
 
 /** @typedef {import("./club-match.js").MatchPage} MatchPage @typedef {import("./club-match.js").Ctx} Ctx */
-/** @typedef {import("./club-match.js").Action} Action @typedef {import("./table.js").Point} Point */
-/** @typedef {import("./table.js").Geometry} Geometry @typedef {NonNullable<typeof club.tables>} SmallTables */
+/** @typedef {import("./club-match.js").Action} Action @typedef {import("../shared/table.js").Point} Point */
+/** @typedef {import("../shared/table.js").Geometry} Geometry @typedef {NonNullable<typeof club.tables>} SmallTables */
 
 /** The page's button `id`. @param {string} id */
 const button = (id) => $(id, HTMLButtonElement);
@@ -245,7 +245,7 @@ export function renderPlace(page) {
   const balls = { ...v.position.balls };
   if (page.w2) balls.W2 = page.w2;
   view.balls = balls;
-  view.overlay = { corridors: v.w2_corridors, legal: placement.lightOf(placement.area(geo(), "w2", v.position.balls, "W2", { corridors: /** @type {import("./placement.js").Corridor[]} */ (v.w2_corridors) })) };
+  view.overlay = { corridors: v.w2_corridors, legal: placement.lightOf(placement.area(geo(), "w2", v.position.balls, "W2", { corridors: /** @type {import("../shared/placement.js").Corridor[]} */ (v.w2_corridors) })) };
   view.draw();
   $("w2-out").textContent = page.w2 ? `W2 (${page.w2[0].toFixed(3)}, ${page.w2[1].toFixed(3)})` : t("club.hand.none");
   $("w2-out").dataset.point = page.w2 ? page.w2.join(",") : "";
@@ -514,7 +514,7 @@ function renderRuling(page) {
     // the spots other balls covered when it was put back: the kaisa goes back first (4.1), then a red
     const except = ball === "K" ? balls : balls.filter((b) => b !== "K");
     const taken = takenSpots(table(), after, except);
-    const says = (/** @type {import("./ui.js").RulingItem} */ n) => new RegExp(`\\b${ball}\\b`).test(n.en) || (ball === "K" && /\bkaisa\b/i.test(n.en) && !/\b(R1|R2|red)\b/.test(n.en));
+    const says = (/** @type {import("../shared/ui.js").RulingItem} */ n) => new RegExp(`\\b${ball}\\b`).test(n.en) || (ball === "K" && /\bkaisa\b/i.test(n.en) && !/\b(R1|R2|red)\b/.test(n.en));
     const notes = (ruling.notes || []).filter((n) => n.clause.startsWith("4") && says(n));
     list.append(
       el(

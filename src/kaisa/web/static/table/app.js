@@ -2,15 +2,15 @@
 // table. No rules live here: the server's referee decides everything; the page places, aims, calls, animates
 // and shows what the server answered.
 
-import { api, serverNow } from "./api.js";
+import { api, serverNow } from "../shared/api.js";
 import { CallControls, StrokeControls, calledBall, normaliseDirection } from "./controls.js";
-import { applyLabels, lang, levelDescription, levelName, onLangChange, playerName, serverText, setLang, setPlayerKinds, t } from "./i18n.js";
-import * as placement from "./placement.js";
-import { ballChip, el, fmtClock, fmtPoints, rulingItem, shownNotes } from "./ui.js";
+import { applyLabels, lang, levelDescription, levelName, onLangChange, playerName, serverText, setLang, setPlayerKinds, t } from "../shared/i18n.js";
+import * as placement from "../shared/placement.js";
+import { ballChip, el, fmtClock, fmtPoints, rulingItem, shownNotes } from "../shared/ui.js";
 import { fmtDecimal } from "./controls.js";
 import * as aids from "./aim.js";
-import * as sound from "./sound.js";
-import { BALL_IDS, TableView, degrees, dist, mergeTrajectories } from "./table.js";
+import * as sound from "../shared/sound.js";
+import { BALL_IDS, TableView, degrees, dist, mergeTrajectories } from "../shared/table.js";
 
 const $ = (id) => document.getElementById(id);
 const LAG_SPEED = 1.41; // m/s: about what brings a lag ball back near the head cushion

@@ -3,18 +3,18 @@
 
 import { $ } from "./club-common.js";
 import { ClubError } from "./club-queue.js";
-import { lang } from "./i18n.js";
+import { lang } from "../shared/i18n.js";
 
 const RECENT_KEY = "kaisa.club.recent";
 
-/** @typedef {import("./table.js").TableJson & { spots: Record<string, import("./table.js").Point> }} TableJson */
+/** @typedef {import("../shared/table.js").TableJson & { spots: Record<string, import("../shared/table.js").Point> }} TableJson */
 /** The small tables of the match page: W2's place, the cue ball in hand, the balls at rest, the respots.
  * @typedef {Record<"w2" | "hand" | "rest" | "respot", import("./club-common.js").MiniTable>} SmallTables */
 /** A match marked on this device: its links (the marker's holds the token) and who played.
  * @typedef {{ id: number, token: string, names: string[], event: string | null, marker: string, scoreboard: string }} Kept */
 
 /** What the marker's page holds while it is open; `page` is the match page shown (club-match.js).
- * @type {{ table: TableJson | null, geo: import("./table.js").Geometry | null, tables: SmallTables | null, session: number,
+ * @type {{ table: TableJson | null, geo: import("../shared/table.js").Geometry | null, tables: SmallTables | null, session: number,
  *   page: import("./club-match.js").MatchPage | null, vocab: import("./club-entry.js").Vocabulary }} */
 export const club = { table: null, geo: null, tables: null, session: 0, page: null, vocab: { fields: [], flags: [] } };
 

@@ -2,7 +2,7 @@
 // entry's actions (call, pots, first contact, placements...), and talking to the server through the marker's
 // queue. What it draws is in club-match-screen.js. No rules live here: the server's referee rules every entry.
 
-import { ApiError, api, clubApi, exportsOf } from "./api.js";
+import { ApiError, api, clubApi, exportsOf } from "../shared/api.js";
 import {
   $,
   find,
@@ -18,15 +18,15 @@ import { ClubError, EntryQueue, QueuedError, serverTime } from "./club-queue.js"
 import { callParts, entryOf, newEntry } from "./club-entry.js";
 import * as screen from "./club-match-screen.js";
 import { club, clearMessage, recentOf, showError, showMessage, showScreen } from "./club-shell.js";
-import { lang, ruleText, t } from "./i18n.js";
-import * as placement from "./placement.js";
-import { dist } from "./table.js";
-import { el, fmtClock } from "./ui.js";
+import { lang, ruleText, t } from "../shared/i18n.js";
+import * as placement from "../shared/placement.js";
+import { dist } from "../shared/table.js";
+import { el, fmtClock } from "../shared/ui.js";
 
 /** @typedef {import("./club-common.js").View} View @typedef {import("./club-common.js").Outcome} Outcome */
 /** @typedef {import("./club-entry.js").Entry} Entry @typedef {import("./club-entry.js").StoredEntry} StoredEntry */
-/** @typedef {import("./table.js").Geometry} Geometry */
-/** @typedef {import("./table.js").Point} Point @typedef {import("./club-queue.js").QueueItem} QueueItem */
+/** @typedef {import("../shared/table.js").Geometry} Geometry */
+/** @typedef {import("../shared/table.js").Point} Point @typedef {import("./club-queue.js").QueueItem} QueueItem */
 /** @typedef {import("./club-queue.js").Answer} Answer */
 /** The context of the stroke being entered: whose it is, from hand, the opening, the balls before it, its number as
  * the marker counts; `waiting` while strokes wait on this phone, `unsure` while the marker has not said whose it is.
@@ -646,7 +646,7 @@ export class MatchPage {
     const v = this.view;
     if (!v || v.phase !== "place-w2") return false;
     const geo = /** @type {Geometry} */ (club.geo);
-    const a = placement.area(geo, "w2", v.position.balls, "W2", { corridors: /** @type {import("./placement.js").Corridor[]} */ (v.w2_corridors) });
+    const a = placement.area(geo, "w2", v.position.balls, "W2", { corridors: /** @type {import("../shared/placement.js").Corridor[]} */ (v.w2_corridors) });
     this.w2 = placement.legalize(geo, p, a, this.w2);
     this.renderPlace();
     return true;

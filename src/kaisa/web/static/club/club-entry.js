@@ -1,10 +1,10 @@
 // The marker's entry of one stroke, as data: a fresh entry, the entry a stored stroke was made from (to correct
 // it), a typed call's parts, and the ball and pocket buttons the entry form is made of.
 
-import { BALL_IDS, POCKET_IDS } from "./table.js";
-import { ballChip, el } from "./ui.js";
+import { BALL_IDS, POCKET_IDS } from "../shared/table.js";
+import { ballChip, el } from "../shared/ui.js";
 
-/** @typedef {import("./types/api").components["schemas"]} Schemas @typedef {import("./table.js").Point} Point */
+/** @typedef {import("../shared/types/api").components["schemas"]} Schemas @typedef {import("../shared/table.js").Point} Point */
 /** The marker's vocabulary (/api/club/marker-facts): every field of an entry, and the yes/no facts asked.
  * @typedef {Schemas["MarkerVocabulary"]} Vocabulary */
 /** What the page is entering with the keys: the call, the pots, the first contact, nakki or off the table.

@@ -2,11 +2,11 @@
 // the bracket for players and the hall TV. No rules live here: the server's kaavio (kaisa.competition) decides
 // pairings, readiness and placings; these pages show what it answered and send the director's changes.
 
-import "./club-strings.js";
+import "../club/club-strings.js";
 import "./kaavio-strings.js";
-import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
+import { applyLabels, lang, onLangChange, setLang, t } from "../shared/i18n.js";
 import { byRound, scoreText } from "./kaavio-games.js";
-import { el, fmtDate } from "./ui.js";
+import { el, fmtDate } from "../shared/ui.js";
 
 /** The page's element `id` (kaavio.html holds it), of class `kind` (HTMLElement unless told).
  * @template {HTMLElement} [E=HTMLElement] @param {string} id @param {new () => E} [kind] @returns {E} */
@@ -25,7 +25,7 @@ function formOf(id) {
   return /** @type {Form} */ (/** @type {unknown} */ ($(id, HTMLFormElement)));
 }
 
-/** @typedef {import("./types/api").components["schemas"]} Schemas @typedef {import("./kaavio-games.js").Game} Game */
+/** @typedef {import("../shared/types/api").components["schemas"]} Schemas @typedef {import("./kaavio-games.js").Game} Game */
 /** @typedef {import("./kaavio-games.js").Player} Player @typedef {import("./kaavio-games.js").Prizes} Prizes */
 /** @typedef {import("./kaavio-games.js").Settings} Settings @typedef {import("./kaavio-games.js").View} View */
 /** A change the director made, with the competition after it. @typedef {{ competition: View, answer: Record<string, any> }} Changed */

@@ -4,13 +4,13 @@
 
 import "./club-strings.js";
 import { serverTime } from "./club-queue.js";
-import { ruleText, serverText, t } from "./i18n.js";
-import { TableView } from "./table.js";
-import { ballChip, el, fmtClock, fmtPoints, rulingItem, shownNotes } from "./ui.js";
+import { ruleText, serverText, t } from "../shared/i18n.js";
+import { TableView } from "../shared/table.js";
+import { ballChip, el, fmtClock, fmtPoints, rulingItem, shownNotes } from "../shared/ui.js";
 
-/** @typedef {import("./types/api").components["schemas"]} Schemas */
-/** @typedef {import("./table.js").Point} Point @typedef {import("./table.js").TableJson} TableJson */
-/** @typedef {import("./ui.js").RulingItem} RulingItem */
+/** @typedef {import("../shared/types/api").components["schemas"]} Schemas */
+/** @typedef {import("../shared/table.js").Point} Point @typedef {import("../shared/table.js").TableJson} TableJson */
+/** @typedef {import("../shared/ui.js").RulingItem} RulingItem */
 /** The competition clock as the match view gives it (rule 6).
  * @typedef {{ mode: string, elapsed: number, limit: number, breaks?: Record<string, number>, warned?: boolean,
  *   final_innings: string[] | null, [key: string]: unknown }} Clock */

@@ -2,7 +2,7 @@
 // play now. The preview is the server's simulation and ruling of the current aim (no noise, nothing
 // recorded), asked for a moment after the aim stops changing.
 
-import { lang, t } from "./i18n.js";
+import { lang, t } from "../shared/i18n.js";
 
 const KEY = "kaisa.aids";
 const LEVELS = ["full", "line", "none"];

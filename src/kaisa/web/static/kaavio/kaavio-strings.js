@@ -2,7 +2,7 @@
 // English. Terms as KaisaKaavio and Finnish clubs use them: kaavio (the draw sheet and the competition run on
 // it), arvonta (the draw), huilaa (waits a round), pudonnut (out), teikkaus (the lag), kirjuri (the marker).
 
-import { addStrings } from "./i18n.js";
+import { addStrings } from "../shared/i18n.js";
 
 addStrings("fi", {
   "kv.brand": "Kaisa · kaavio",

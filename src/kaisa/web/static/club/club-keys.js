@@ -2,7 +2,7 @@
 // lies from the head end, the part being entered C D F N O, G as called, 0 no call, L legal, Enter, Esc, U, ?).
 
 import { $ } from "./club-common.js";
-import { t } from "./i18n.js";
+import { t } from "../shared/i18n.js";
 import { club, showMessage } from "./club-shell.js";
 
 /** @type {Record<string, string>} */

@@ -3,10 +3,10 @@
 // runs, innings, the result and signature lines. The PDF button gets the same from the server as A4.
 
 import "./club-strings.js";
-import { applyLabels, lang, onLangChange, setLang, t } from "./i18n.js";
-import { el, fmtDate } from "./ui.js";
+import { applyLabels, lang, onLangChange, setLang, t } from "../shared/i18n.js";
+import { el, fmtDate } from "../shared/ui.js";
 
-/** @typedef {import("./types/api").components["schemas"]} Schemas */
+/** @typedef {import("../shared/types/api").components["schemas"]} Schemas */
 /** A foul on the sheet: its clause, points and text in both languages.
  * @typedef {{ clause: string, points: number, fi?: string, en: string }} SheetFoul */
 /** The scoresheet as the server sends it, with the shapes the API leaves open spelled out.

@@ -2,7 +2,7 @@
 // scoreboard (scoreboard.html) and the scoresheet (scoresheet.html). The scorekeeper is "kirjuri", as in the
 // referee's texts (kaisa.glossary).
 
-import { addStrings } from "./i18n.js";
+import { addStrings } from "../shared/i18n.js";
 
 addStrings("en", {
   "club.brand": "Kaisa · marker",

@@ -3,11 +3,11 @@
 
 import { $, formOf } from "./club-common.js";
 import { ClubError, entryKey } from "./club-queue.js";
-import { t } from "./i18n.js";
+import { t } from "../shared/i18n.js";
 import { clearMessage, recent, recentOf, remember, showError, showScreen } from "./club-shell.js";
-import { el } from "./ui.js";
+import { el } from "../shared/ui.js";
 
-/** @typedef {import("./types/api").components["schemas"]} Schemas */
+/** @typedef {import("../shared/types/api").components["schemas"]} Schemas */
 
 const EVENT_KEY = "kaisa.club.event";
 
