@@ -111,6 +111,12 @@ def test_a_competition_night_with_two_markers_and_a_director(live: Server, pages
     expect(phone_b.get_by_test_id("decided-text")).to_contain_text("20 – 14")
     expect(phone_b.get_by_test_id("entry")).to_be_hidden()
     expect(phone_b.get_by_test_id("place-panel")).to_be_hidden()
+    # the game's own scoreboard shows the director's result, not the 0-0 of the strokes entered (none)
+    board = pages.open(1440, 900)
+    goto(board, f"{live.url}/scoreboard#/match/{two['match']}")
+    expect(board.get_by_test_id("result-by-director")).to_contain_text("20–14")
+    expect(board.get_by_test_id("score-0")).to_have_text("20")
+    expect(board.get_by_test_id("score-1")).to_have_text("14")
 
     # a correction after the end goes through the director, and the pöytäkirja follows
     loser = "points2" if game_1["points1"] == "20" else "points1"

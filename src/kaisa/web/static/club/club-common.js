@@ -210,12 +210,15 @@ export function renderBoard(box, view, { since = null, playerExtra = null } = {}
   box.dataset.phase = view.phase;
   const live = playing(view) && !choosingStarter(view);
   const target = view.winning_score || 60; // the points that win (3): the competition's target, or 60
+  // a competition game whose result the director typed: the game's result is the kaavio's, not what the strokes
+  // entered here (often none) add up to
+  const byDirector = view.competition && view.competition.decided_by === "director" ? view.competition.points : null;
   const players = el("div", { class: "players" });
   view.players.forEach((p, i) => {
     const ball = p.cue_ball;
     const atTable = Boolean(ball && live && view.shooter === ball);
-    const score = ball ? view.scores[ball] : 0;
-    const won = view.result && view.result.winner === ball;
+    const score = byDirector ? Number(byDirector[i]) || 0 : ball ? view.scores[ball] : 0;
+    const won = byDirector ? Number(byDirector[i]) > Number(byDirector[1 - i]) : view.result && view.result.winner === ball;
     players.append(
       el(
         "div",
@@ -278,7 +281,10 @@ export function renderBoard(box, view, { since = null, playerExtra = null } = {}
       ),
     );
   }
-  if (view.result) box.append(resultLine(view));
+  if (byDirector) {
+    const score = `${view.players[0].name} ${byDirector[0]}–${byDirector[1]} ${view.players[1].name}`;
+    box.append(el("div", { class: "result", "data-testid": "result-by-director" }, t("sb.byDirector", { score })));
+  } else if (view.result) box.append(resultLine(view));
 }
 
 /** The result in one line (of a finished match). @param {View} view */
