@@ -731,3 +731,19 @@ def test_the_same_name_twice_needs_clubs_that_tell_them_apart(client: TestClient
         ("Virtanen Matti", "KS"),
         ("Virtanen Matti", "PVK"),
     ]
+
+
+def test_the_director_chooses_when_the_search_runs_again_through_the_api(client: TestClient) -> None:
+    """KAAVIO 4.3: as KaisaKaavio by default; ``until_settled`` set through the API is kept in the competition,
+    its KaisaKaavio file and its view, and a value that is not an option is refused, naming the options."""
+    choices = client.get("/api/kaavio/choices").json()
+    assert [x["value"] for x in choices["search_reruns"]] == ["kaisakaavio", "until_settled"]
+    default = Night(client)
+    assert default.view()["settings"]["search_rerun"] == "kaisakaavio"
+    settled = Night(client, search_rerun="until_settled")
+    assert settled.view()["settings"]["search_rerun"] == "until_settled"
+    xml = client.get(f"{API}/{settled.id}/kaisakaavio.xml", headers=settled.headers).text
+    assert "<KaisaHakuUudelleen>until_settled</KaisaHakuUudelleen>" in xml
+    wrong = client.post(API, json={"name": "X", "tables": ["1"], "search_rerun": "often"})
+    assert wrong.status_code == 422
+    assert "until_settled" in wrong.text

@@ -35,6 +35,7 @@ from kaisa.competition import (
     Kaavio,
     KaavioType,
     PlacingMode,
+    SearchRerun,
     Seeding,
     Settings,
     paper,
@@ -162,6 +163,10 @@ class NewCompetition(schemas.Strict):
     target: int = Field(60, ge=MIN_TARGET, le=MAX_TARGET, description="points to win a game")
     placing: PlacingMode = Field(PlacingMode.POINTS, description="how places are decided at the end (KAAVIO 8)")
     seeding: Seeding = Seeding.NONE
+    search_rerun: SearchRerun = Field(
+        SearchRerun.KAISAKAAVIO,
+        description="when the pairing search runs again (KAAVIO 4.3): as KaisaKaavio, or until it adds nothing",
+    )
     tables: list[TableName] = Field(min_length=1, max_length=40, description="the club's tables for the night")
     entry_fee: int = Field(0, ge=0, le=10000, description="euros a player; the pot is split at the end (KAAVIO 10)")
     max_players: int = Field(MAX_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
@@ -298,6 +303,7 @@ class CompetitionService:
             target=body.target,
             placing=body.placing,
             seeding=body.seeding,
+            search_rerun=body.search_rerun,
             tables=tuple(dict.fromkeys(t.strip() for t in body.tables if t.strip())),
             max_players=body.max_players,
             entry_fee=body.entry_fee,
@@ -871,11 +877,13 @@ def competition_router(store: Store, table: MatchService, streams: Streams | Non
 
     @router.get("/choices")
     def choices() -> dict[str, list[dict[str, str]]]:
-        """The bracket types with their names in Finnish and English (KAAVIO 2), the placing modes and seedings."""
+        """The bracket types with their names in Finnish and English (KAAVIO 2), the placing modes, seedings and
+        when the search runs again."""
         return {
             "kinds": [{"value": k.value, "fi": k.label("fi"), "en": k.label("en")} for k in KaavioType],
             "placings": [{"value": m.value} for m in PlacingMode],
             "seedings": [{"value": x.value} for x in Seeding],
+            "search_reruns": [{"value": x.value} for x in SearchRerun],
         }
 
     @router.get("/ranking")

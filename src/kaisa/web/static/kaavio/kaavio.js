@@ -34,7 +34,7 @@ function formOf(id) {
  * @typedef {{ screen: "home" } | { screen: "director", id: number, token: string | null } | { screen: "bracket" | "tv", id: number }} Route */
 
 const API = "/api/kaavio/competitions";
-/** @type {{ kinds: Choice[], placings: Choice[], seedings: Choice[] } | null} the bracket types (with the kaavio's own names), placing modes and seedings */
+/** @type {{ kinds: Choice[], placings: Choice[], seedings: Choice[], search_reruns: Choice[] } | null} the bracket types (with the kaavio's own names), placing modes and seedings */
 let choices = null;
 const TOKEN_KEY = (/** @type {number} */ id) => `kaisa.kaavio.director.${id}`;
 
@@ -253,6 +253,7 @@ async function fillChoices() {
   fill(form.kind, known.kinds, (k) => (lang() === "fi" ? k.fi : k.en) ?? k.value, "TuplaKaavio");
   fill(form.placing, known.placings, (p) => t(`kv.placing.${p.value}`), "points");
   fill(form.seeding, known.seedings, (x) => t(`kv.seeding.${x.value}`), "none");
+  fill(form.rerun, known.search_reruns, (x) => t(`kv.rerun.${x.value}`), "kaisakaavio");
 }
 
 async function renderHome() {
@@ -393,6 +394,7 @@ async function createCompetition(event) {
     target: Number(form.target.value),
     placing: form.placing.value,
     seeding: form.seeding.value,
+    search_rerun: form.rerun.value,
     entry_fee: Number(form.fee.value || 0),
     tables: form.tables.value.split(",").map((s) => s.trim()).filter(Boolean),
     prizes: readPrizes(form),

@@ -466,7 +466,8 @@ export interface paths {
         };
         /**
          * Choices
-         * @description The bracket types with their names in Finnish and English (KAAVIO 2), the placing modes and seedings.
+         * @description The bracket types with their names in Finnish and English (KAAVIO 2), the placing modes, seedings and
+         *     when the search runs again.
          */
         get: operations["choices_api_kaavio_choices_get"];
         put?: never;
@@ -2219,6 +2220,11 @@ export interface components {
              */
             placing: components["schemas"]["PlacingMode"];
             prizes?: components["schemas"]["PrizesIn"];
+            /**
+             * @description when the pairing search runs again (KAAVIO 4.3): as KaisaKaavio, or until it adds nothing
+             * @default kaisakaavio
+             */
+            search_rerun: components["schemas"]["SearchRerun"];
             /** @default none */
             seeding: components["schemas"]["Seeding"];
             /**
@@ -2467,6 +2473,12 @@ export interface components {
             /** Strokes */
             strokes: number[];
         };
+        /**
+         * SearchRerun
+         * @description When the search runs again after it has added games (KAAVIO 4.1, 4.3).
+         * @enum {string}
+         */
+        SearchRerun: "kaisakaavio" | "until_settled";
         /**
          * Seeding
          * @description Seeded draw numbers (KAAVIO 3.2, 3.3).
