@@ -1,7 +1,7 @@
 """Taps and scrolls per stroke on the marker's phone (issue 28): a whole game to 20 points entered by touch in a real
 Chromium at 360x740 and 390x844, as a marker does it, counting every tap and every scroll needed to bring the next
 thing to tap into view. An ordinary stroke (the call, then "went as called" or the first ball hit, then confirm)
-takes at most 3 taps and no scroll; the counts are printed and written to test-artifacts/taps.json.
+takes at most 3 taps and no scroll, the break from hand one tap more (where the cue ball was placed); the counts are printed and written to test-artifacts/taps.json.
 
 The marker's path: where the page offers a one-tap outcome under the call (``quick-*``, the stroke entered as it is
 confirmed) it is taken; otherwise the entry form's own controls (how a stroke was entered before), so the same test
@@ -124,3 +124,6 @@ def test_an_ordinary_stroke_takes_three_taps_and_no_scroll(
     (ARTIFACTS / f"taps-{width}x{height}.json").write_text(json.dumps(summary, indent=1))
     assert all(c["taps"] <= 3 for c in ordinary), counts
     assert all(c["scrolls"] == 0 for c in ordinary), counts
+    # the break from hand: the page shows the hand's table first, and the call once the ball is placed
+    from_hand = [c for c in counts if c["from_hand"]]
+    assert all(c["taps"] <= 4 and c["scrolls"] == 0 for c in from_hand), counts

@@ -176,9 +176,18 @@ function createTables(table) {
     down: (p) => Boolean(club.page && club.page.placeW2At(p)),
     move: (p) => onPage((page) => page.placeW2At(p)),
   });
+  /** @type {boolean} whether the press placed the cue ball for the first time (then the call comes into view) */
+  let firstPlace = false;
   onTablePointer(tables.hand, {
-    down: (p) => Boolean(club.page && club.page.placeCueAt(p)),
+    down: (p) => {
+      firstPlace = Boolean(club.page && !club.page.entry.place);
+      return Boolean(club.page && club.page.placeCueAt(p));
+    },
     move: (p) => onPage((page) => page.placeCueAt(p)),
+    up: () => {
+      if (firstPlace) onPage((page) => page.showEntry());
+      firstPlace = false;
+    },
   });
   /** @type {string | null} the ball being dragged */
   let dragging = null;
