@@ -42,7 +42,7 @@ from kaisa.session.view import LAGS, MatchView, Played, view_of
 if TYPE_CHECKING:
     from kaisa.players.search import Evaluation
     from kaisa.records.storage import MatchInfo, Store
-    from kaisa.records.storage.store import EntryKey, OpenedMatch
+    from kaisa.records.storage.values import EntryKey, OpenedMatch
 
 
 class NotYourTurnError(IllegalActionError):
@@ -405,7 +405,7 @@ def _entry_key(
     key: str | None, body: str | None, answer: Callable[[int | None, datetime], dict[str, Any]]
 ) -> EntryKey | None:
     """An entry's key with its stored answer, which carries ``body`` (the request's hash) when given."""
-    from kaisa.records.storage.store import EntryKey
+    from kaisa.records.storage.values import EntryKey
 
     if key is None:
         return None

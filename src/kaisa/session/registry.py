@@ -26,7 +26,7 @@ from kaisa.session.view import ANIMATION_RATE, MatchView, Played, is_computer, v
 
 if TYPE_CHECKING:
     from kaisa.records.storage import MatchInfo, PlayerInfo, Store
-    from kaisa.records.storage.store import StoredAction
+    from kaisa.records.storage.values import StoredAction
 
 
 class UnknownActionError(KaisaError, LookupError):
@@ -90,7 +90,7 @@ class Sessions:
     ) -> MatchSession:
         """A match played in memory only (an environment's episode, ``kaisa match --no-db``): the same session
         without a store."""
-        from kaisa.records.storage.store import MatchInfo, OpenedMatch  # SQLAlchemy: not for a lone stroke
+        from kaisa.records.storage.values import MatchInfo, OpenedMatch  # SQLAlchemy: not for a lone stroke
 
         now = datetime.now(UTC)
         match = Match(config, state)
