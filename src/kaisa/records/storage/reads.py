@@ -207,19 +207,7 @@ class MatchReads(StoreBase):
                 if [r.action_index for r in rows] != list(range(offset, end)):
                     raise CorruptRecordError(f"match {match_id}: actions {offset} to {end - 1} are not all stored")
                 return [self._stored(match_id, r) for r in rows]
-            return [
-                StoredAction(
-                    match_id=match_id,
-                    index=r.action_index,
-                    action=parse_stored(match_id, f"action {r.action_index}", _action_from_json, r.action),
-                    outcome=parse_stored(match_id, f"outcome of action {r.action_index}", json_object, r.outcome),
-                    state_after=parse_stored(
-                        match_id, f"state after action {r.action_index}", MatchState.from_json, r.state_after
-                    ),
-                    created_at=as_utc(r.created_at),
-                )
-                for r in self._action_rows(session, row)
-            ]
+            return [self._stored(match_id, r) for r in self._action_rows(session, row)]
 
     def action_log(self, match_id: int) -> list[tuple[JSONObject, datetime]]:
         """Every recorded action's JSON and when it was recorded, in order: a light read (no states parsed)."""

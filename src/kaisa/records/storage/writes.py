@@ -9,6 +9,7 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 from contextlib import suppress
+from datetime import datetime
 
 from sqlalchemy import delete, insert, select
 
@@ -126,17 +127,7 @@ class MatchWrites(StoreBase):
                     "undone only in memory, recorded twice, or played on another copy of the match?"
                 )
             index = row.action_count
-            session.add(
-                ActionRow(
-                    match_id=match_id,
-                    action_index=index,
-                    kind=str(action_json["kind"]),
-                    action=action_json,
-                    outcome=outcome_json,
-                    state_after=after_json,
-                    created_at=now,
-                )
-            )
+            session.add(_action_row(match_id, index, action_json, outcome_json, after_json, now))
             row.state = after_json
             row.status = status_of(after)
             row.result = result_json
@@ -176,17 +167,7 @@ class MatchWrites(StoreBase):
                 session.delete(old)
             session.flush()
             for offset, (action_json, outcome_json, after_json) in enumerate(rows_json):
-                session.add(
-                    ActionRow(
-                        match_id=match_id,
-                        action_index=keep + offset,
-                        kind=str(action_json["kind"]),
-                        action=action_json,
-                        outcome=outcome_json,
-                        state_after=after_json,
-                        created_at=now,
-                    )
-                )
+                session.add(_action_row(match_id, keep + offset, action_json, outcome_json, after_json, now))
             row.state = final_json
             row.status = status_of(final)
             row.result = None if final.result is None else plain_json(final.result.to_json(), "the result")
@@ -331,6 +312,21 @@ class MatchWrites(StoreBase):
             row.action_count = count - 1
             row.updated_at = utc_now()
         return action
+
+
+def _action_row(
+    match_id: int, index: int, action: JSONObject, outcome: JSONObject, after: JSONObject, at: datetime
+) -> ActionRow:
+    """The row of action ``index``: the action, what it produced and the state after it, as JSON."""
+    return ActionRow(
+        match_id=match_id,
+        action_index=index,
+        kind=str(action["kind"]),
+        action=action,
+        outcome=outcome,
+        state_after=after,
+        created_at=at,
+    )
 
 
 def _token_hash(token: str) -> str:
