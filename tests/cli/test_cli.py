@@ -465,7 +465,7 @@ def test_ctrl_c_while_the_search_workers_start_saves_the_match_without_a_traceba
 ) -> None:
     """issue 29 (11): Ctrl+C as the search workers start broke their pool: a BrokenProcessPool traceback, exit 1,
     no "saved as" line and no record."""
-    from kaisa.session import MatchSession
+    from kaisa.session.match import MatchSession
 
     played = MatchSession.play_out
 

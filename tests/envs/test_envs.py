@@ -289,7 +289,7 @@ def test_the_observation_is_computed_once_per_step(monkeypatch: pytest.MonkeyPat
 
 def test_a_stroke_the_engine_cannot_play_is_nudged_in_one_place(monkeypatch: pytest.MonkeyPatch):
     from kaisa.errors import SimulationError
-    from kaisa.session import MatchSession
+    from kaisa.session.match import MatchSession
 
     tried: list[float] = []
     push = MatchSession.push

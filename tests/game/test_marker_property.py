@@ -19,7 +19,8 @@ from kaisa.players import HUMAN
 from kaisa.records.storage import PlayerInfo
 from kaisa.referee import LateFall
 from kaisa.referee.marker import HandFault
-from kaisa.session import MatchSession, Sessions, match_config
+from kaisa.session.match import MatchSession
+from kaisa.session.registry import Sessions, match_config
 from kaisa.table import OFFICIAL, PocketId
 
 ENTRIES = 10_000

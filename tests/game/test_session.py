@@ -17,7 +17,8 @@ from kaisa.players import BaselinePlayer, MatchStalledError, play_match
 from kaisa.records.notation import read_match, write_match
 from kaisa.records.storage import PlayerInfo, Store, open_store
 from kaisa.referee import GameState
-from kaisa.session import Sessions, match_config, study_shot
+from kaisa.session.registry import Sessions, match_config
+from kaisa.session.study import study_shot
 from kaisa.web.app import create_app
 
 

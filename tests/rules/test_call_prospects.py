@@ -13,7 +13,7 @@ from kaisa.model import BallId, Position
 from kaisa.referee import GameState
 from kaisa.referee.catalogue import CATALOGUE
 from kaisa.referee.prospects import call_prospects, call_words, state_voids
-from kaisa.session import call_prospects as session_prospects
+from kaisa.session.aids import call_prospects as session_prospects
 from tests.referee_helpers import START, rule
 
 W1 = BallId.W1

@@ -137,7 +137,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--seed", type=int, default=31)
     args = parser.parse_args()
-    from kaisa.session import warm_up_physics
+    from kaisa.session.study import warm_up_physics
     from tests.browser import chromium
     from tests.postgres_server import free_port
     from tests.web.test_web_e2e import LiveServer, goto, open_page

@@ -18,7 +18,9 @@ from dataclasses import replace
 
 from kaisa.call import parse_call
 from kaisa.model import BallId, Position, Stroke
-from kaisa.session import GameState, aim, warm_up_physics
+from kaisa.session import GameState
+from kaisa.session.aids import aim
+from kaisa.session.study import warm_up_physics
 from kaisa.table import OFFICIAL, table_to_json
 from tests.web.aid_agreement import trials
 

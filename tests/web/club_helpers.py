@@ -23,7 +23,7 @@ import uvicorn
 from kaisa.game import Phase
 from kaisa.game.marking import Marks
 from kaisa.records.storage import open_store
-from kaisa.session import Sessions
+from kaisa.session.registry import Sessions
 from kaisa.web import create_app
 
 POT_K: dict[str, Any] = {"call": "K FL", "marks": {"pots": [["K", "FL"]], "first_contact": "K"}}

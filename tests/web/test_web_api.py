@@ -1102,7 +1102,7 @@ def test_the_match_view_schema_is_the_session_views_fields(app: FastAPI):
     required ones required, the documented ones described; the club's view extends it."""
     import dataclasses
 
-    from kaisa.session import MatchView
+    from kaisa.session.view import MatchView
 
     schemas = app.openapi()["components"]["schemas"]
     view = schemas["MatchView"]

@@ -264,7 +264,7 @@ def test_a_new_match_whose_connection_dropped_is_created_once_when_sent_again(se
 
 def test_a_new_match_left_half_made_by_a_stopped_server_is_completed_when_sent_again(tmp_path: Path):
     from kaisa.records.storage import PlayerInfo
-    from kaisa.session import Sessions
+    from kaisa.session.registry import Sessions
     from kaisa.web.club import marker_token
 
     db = tmp_path / "club.sqlite3"

@@ -14,7 +14,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from kaisa.call import parse_call
 from kaisa.model import BallId, Position, Stroke
-from kaisa.session import GameState, aim
+from kaisa.session import GameState
+from kaisa.session.aids import aim
 from kaisa.table import OFFICIAL, table_to_json
 from tests.web import test_web_e2e as e2e
 from tests.web.aid_agreement import Trial, measure, trials

@@ -297,14 +297,14 @@ def benchmark_matches(
     """``games`` matches of ``kind`` against the baseline reference, alternating who is player 1. Game ``i``
     seeds the kind with ``seed + 2i``, the reference with ``seed + 2i + 1`` and the match's chance step with
     :func:`chance_seed` of ``seed`` and ``i``; each seat plays with its kind's execution noise times ``noise``
-    (:func:`kaisa.session.match_config`), applied by the match's chance step."""
+    (:func:`kaisa.session.registry.match_config`), applied by the match's chance step."""
     from dataclasses import replace
 
     from kaisa.game import ClockConfig, Match
     from kaisa.players import MatchStalledError, make_player, play_match
     from kaisa.records.stats import MatchStats, PlayerTotals, aggregate, match_stats
     from kaisa.records.storage import PlayerInfo
-    from kaisa.session import match_config
+    from kaisa.session.registry import match_config
 
     stats: list[MatchStats] = []
     times: list[float] = []

@@ -48,7 +48,7 @@ def run_records_bench(console: Console, url: str, played: int, many: int, seed: 
     from kaisa.players import BaselinePlayer, MatchStalledError, play_match
     from kaisa.records.stats import match_stats, stored_stats
     from kaisa.records.storage import PlayerInfo, open_store
-    from kaisa.session import match_config
+    from kaisa.session.registry import match_config
 
     seats = (PlayerInfo("Aino", "baseline"), PlayerInfo("Eero", "baseline"))
 

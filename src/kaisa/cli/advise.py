@@ -69,7 +69,9 @@ def advise_command(
     one stroke the baseline player would play, with the same odds)."""
     from kaisa.players.levels import LEVELS
     from kaisa.players.search import WIN_VALUE
-    from kaisa.session import GameState, advise, check_position
+    from kaisa.session import GameState
+    from kaisa.session.aids import advise
+    from kaisa.session.study import check_position
 
     check_kinds("--level", [level])
     try:

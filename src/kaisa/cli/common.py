@@ -136,8 +136,8 @@ def progress(quiet: bool = False) -> Progress:
 def ensure_physics_ready(quiet: bool = False) -> None:
     """Compile the physics kernels on first use, with a spinner instead of a silent pause; ``quiet`` (--json,
     --csv: stdout stays the document) leaves it to the physics' own one line on stderr."""
-    from kaisa.session import physics_ready as kernels_cached
-    from kaisa.session import warm_up_physics as warm_up
+    from kaisa.session.study import physics_ready as kernels_cached
+    from kaisa.session.study import warm_up_physics as warm_up
 
     if kernels_cached():
         return

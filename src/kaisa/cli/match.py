@@ -82,7 +82,9 @@ def match_command(
     from kaisa.game import ClockConfig
     from kaisa.players import MatchStalledError
     from kaisa.records.storage import PlayerInfo, open_store
-    from kaisa.session import MatchSession, Played, Sessions, match_config
+    from kaisa.session.match import MatchSession
+    from kaisa.session.registry import Sessions, match_config
+    from kaisa.session.view import Played
 
     check_lang(lang)
     if clock not in ("off", "sim", "wall"):

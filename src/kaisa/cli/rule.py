@@ -31,7 +31,8 @@ def rule_command(
 ) -> None:
     """Rule one stroke by the 2014 rulebook: simulate --stroke, or take --events as they happened."""
     from kaisa.call import parse_call
-    from kaisa.session import GameState, RuleOptions, check_study_state, rule_stroke
+    from kaisa.session import GameState, RuleOptions
+    from kaisa.session.study import check_study_state, rule_stroke
 
     check_lang(lang)
     if (stroke is None) == (events is None):

@@ -205,7 +205,7 @@ def serve(
         console.print(f"[dim]Matches are saved in {store.url} after every stroke; Ctrl+C stops the server.[/]")
         if not no_browser:
             webbrowser.open(url)
-        from kaisa.session import warm_up_physics
+        from kaisa.session.study import warm_up_physics
         from kaisa.web import create_app
 
         app = create_app(store)

@@ -35,7 +35,7 @@ def simulate_command(
     lang: Lang = "en",
 ) -> None:
     """Simulate one stroke and print its events and the final position."""
-    from kaisa.session import simulate_stroke
+    from kaisa.session.study import simulate_stroke
 
     check_lang(lang)
     if plot is not None:
@@ -71,7 +71,7 @@ def simulate_command(
 def demo_command() -> None:
     """Break from the official starting position and show what happened (the main job, for now)."""
     from kaisa.layouts import starting_position
-    from kaisa.session import simulate_stroke as run
+    from kaisa.session.study import simulate_stroke as run
     from kaisa.table import OFFICIAL, SpotId
 
     spots = OFFICIAL.spots

@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from kaisa.competition.kaavio import Kaavio
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.records.storage import AccessDeniedError, StorageError, Store
+from kaisa.records.storage.base import transaction
 from kaisa.records.storage.engine import SQLITE_BEGIN_OPTION
 from kaisa.records.storage.errors import CorruptRecordError
 from kaisa.records.storage.models import (
@@ -35,7 +36,6 @@ from kaisa.records.storage.models import (
     CompetitionKeyRow,
     CompetitionRow,
 )
-from kaisa.records.storage.store import transaction
 
 MIN_TOKEN_LENGTH = 16
 """A director's token is a secret: long enough not to be guessed."""

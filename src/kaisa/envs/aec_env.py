@@ -35,7 +35,8 @@ from kaisa.envs.gym_env import (
 from kaisa.game import Match, MatchState, Shot
 from kaisa.model import BallId
 from kaisa.records.storage import PlayerInfo
-from kaisa.session import MatchSession, opponent_of
+from kaisa.session import opponent_of
+from kaisa.session.match import MatchSession
 
 AGENTS = ("W1", "W2")
 

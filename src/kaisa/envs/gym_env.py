@@ -4,7 +4,7 @@ See :mod:`kaisa.envs.encoding` for the observation, the calls and the stroke, an
 for the card. One step is one stroke of the agent, followed by the opponent's strokes until the agent is at
 the table again (or the match is over).
 
-Every episode is a match session in memory (:meth:`kaisa.session.Sessions.unrecorded`), started at the break as
+Every episode is a match session in memory (:meth:`kaisa.session.registry.Sessions.unrecorded`), started at the break as
 :meth:`kaisa.game.Match.at_break` starts it. The environment applies no noise and no rules: the agent's stroke
 goes into the match as the intended stroke of a :class:`~kaisa.game.Shot`, the match's chance step executes it
 with the noise of the agent's seat, and the referee rules it, exactly as for any player.
@@ -34,7 +34,10 @@ from kaisa.players import (
     seat_noise,
 )
 from kaisa.records.storage import PlayerInfo
-from kaisa.session import MatchSession, Played, Ruling, Sessions, opponent_of
+from kaisa.session import Ruling, opponent_of
+from kaisa.session.match import MatchSession
+from kaisa.session.registry import Sessions
+from kaisa.session.view import Played
 
 REWARDS = ("net", "stroke")
 SEED_WORDS = 2**63

@@ -2,7 +2,7 @@
 
 Each episode is a random 5-ball layout (:func:`kaisa.layouts.random_layout`) with W1 at the table (not from
 hand, not the opening) and one stroke. The episode is a match session in memory started at that position
-(:meth:`kaisa.session.Sessions.unrecorded`): the agent's stroke is the intended stroke of a
+(:meth:`kaisa.session.registry.Sessions.unrecorded`): the agent's stroke is the intended stroke of a
 :class:`~kaisa.game.Shot`, the match's chance step executes it with the noise of the agent's seat, and the
 referee rules it, exactly as in a match.
 
@@ -43,7 +43,9 @@ from kaisa.layouts import random_layout
 from kaisa.model import BallId, Position, Stroke
 from kaisa.players.baseline import Candidate, candidates
 from kaisa.records.storage import PlayerInfo
-from kaisa.session import GameState, MatchSession, Sessions
+from kaisa.session import GameState
+from kaisa.session.match import MatchSession
+from kaisa.session.registry import Sessions
 from kaisa.table import OFFICIAL, PocketId
 
 SHOT_ENV_ID = "kaisa/KaisaShot-v0"

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from kaisa.errors import FormatError
 from kaisa.game import Entry, MarkedShot, Match, MatchConfig, MatchState, Phase, Result, Shot
 from kaisa.model import BallId
-from kaisa.records.storage.store import Projection
+from kaisa.records.storage.projections import Projection
 from kaisa.spreadsheet import csv_text
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ Every pair of players meets ``games`` times; in game ``i`` of a pair the first-l
 (lags W1 from the left) when ``i`` is even and player 2 when it is odd. Each game is a pure function of a
 small frozen :class:`GameSpec` (:func:`play_game`): the kinds, the names, the noise scale, the players' seeds
 and the seed of the match's chance step, drawn from ``numpy.random.SeedSequence([seed, pair, game])``. A game
-is played through a match session kept in memory (:meth:`kaisa.session.Sessions.unrecorded`); the noise scale
+is played through a match session kept in memory (:meth:`kaisa.session.registry.Sessions.unrecorded`); the noise scale
 goes into the match's configuration (each seat gets its kind's noise times it) and only the match's chance
 step applies it. So the games can run anywhere, in any order, and the same seed gives the same results on
 every backend:

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from kaisa.players import Player
     from kaisa.records.stats import MatchStats
     from kaisa.records.storage import MatchInfo
-    from kaisa.session import RuleOptions, Sessions
+    from kaisa.session import RuleOptions
+    from kaisa.session.registry import Sessions
 
 
 class TournamentError(KaisaError):
@@ -175,7 +176,7 @@ def seated_sessions(players: Sequence[Player]) -> Sessions:
     """Match sessions, kept in memory, whose computer players are ``players`` (by seat) instead of players the
     sessions make from the match's seed: a tournament seeds its players from the schedule and keeps a search
     player's search in the worker's own process."""
-    from kaisa.session import Sessions
+    from kaisa.session.registry import Sessions
 
     class Seated(Sessions):
         def computer(self, info: MatchInfo, seat: int, options: RuleOptions | None = None) -> Player | None:
@@ -195,7 +196,7 @@ def play_game(spec: GameSpec) -> GameResult:
     from kaisa.records.notation import write_match
     from kaisa.records.stats import match_stats
     from kaisa.records.storage import PlayerInfo
-    from kaisa.session import match_config
+    from kaisa.session.registry import match_config
 
     started = time.perf_counter()
     seats = spec.seats

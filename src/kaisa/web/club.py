@@ -47,8 +47,10 @@ from kaisa.players import HUMAN
 from kaisa.records.stats import MatchStats, aggregate, match_stats, to_csv, to_json
 from kaisa.records.storage import PlayerInfo, Store
 from kaisa.records.storage.changes import event_topic, match_topic
-from kaisa.records.storage.store import RepeatedEntryError
-from kaisa.session import FLAG_QUESTIONS, MatchSession, Played, RuleOptions, RunningBreak, Text
+from kaisa.records.storage.values import RepeatedEntryError
+from kaisa.session import FLAG_QUESTIONS, RuleOptions, Text
+from kaisa.session.match import MatchSession, RunningBreak
+from kaisa.session.view import Played
 from kaisa.web import schemas
 from kaisa.web.lan import base_url, is_loopback, reachable_host
 from kaisa.web.scoresheet import scoresheet_to_pdf

@@ -30,10 +30,11 @@ from pydantic import (
     field_validator,
 )
 
-from kaisa import session
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED, shown_value
 from kaisa.players.kinds import KINDS
+from kaisa.session import view as session_view
+from kaisa.session.aids import ADVISOR_LEVELS
 
 Coordinate = Annotated[float, Field(strict=True, ge=-10.0, le=10.0, allow_inf_nan=False)]
 """A coordinate in metres: a JSON number (``false`` or ``"0.5"`` is refused)."""
@@ -57,10 +58,10 @@ PlayerKind = Annotated[
 """A kind of :mod:`kaisa.players.kinds`."""
 SearchLevel = Annotated[
     str,
-    _known(tuple(session.ADVISOR_LEVELS), "level"),
-    WithJsonSchema({"type": "string", "enum": list(session.ADVISOR_LEVELS)}),
+    _known(tuple(ADVISOR_LEVELS), "level"),
+    WithJsonSchema({"type": "string", "enum": list(ADVISOR_LEVELS)}),
 ]
-"""A level the advisor plays (:data:`kaisa.session.ADVISOR_LEVELS`: every computer player's kind)."""
+"""A level the advisor plays (:data:`kaisa.session.aids.ADVISOR_LEVELS`: every computer player's kind)."""
 Language = Literal["fi", "en"]
 
 
@@ -320,13 +321,13 @@ def model_of(cls: type, name: str, refined: dict[str, Any]) -> type[BaseModel]:
 if TYPE_CHECKING:
 
     class MatchView(BaseModel):
-        """The fields of :class:`kaisa.session.MatchView` (made by :func:`model_of` at run time)."""
+        """The fields of :class:`kaisa.session.view.MatchView` (made by :func:`model_of` at run time)."""
 
         def __getattr__(self, name: str) -> Any: ...
 
 else:
-    MatchView = model_of(session.MatchView, "MatchView", {"players": list[PlayerOut]})
-    """A match as the page shows it: :class:`kaisa.session.MatchView`'s fields, players with their cue balls."""
+    MatchView = model_of(session_view.MatchView, "MatchView", {"players": list[PlayerOut]})
+    """A match as the page shows it: :class:`kaisa.session.view.MatchView`'s fields, players with their cue balls."""
 
 
 class MatchSummary(BaseModel):

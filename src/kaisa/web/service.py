@@ -1,6 +1,6 @@
 """What the browser table does: requests turned into match-session calls and answers. No rules live here.
 
-Each request opens the stored match through :class:`kaisa.session.Sessions` (which locks it, pushes one
+Each request opens the stored match through :class:`kaisa.session.registry.Sessions` (which locks it, pushes one
 action through the match and records it in one transaction) and answers with the session's view.
 """
 
@@ -12,22 +12,12 @@ from kaisa.call import Call, format_call, parse_call
 from kaisa.game import Choose, ClockConfig, IllegalActionError, PlaceW2, Shot, TakeBreak, action_to_json
 from kaisa.model import BallId, Position, Stroke
 from kaisa.records.storage import MatchInfo, PlayerInfo, Store
-from kaisa.session import (
-    ANIMATION_RATE,
-    GameState,
-    MatchView,
-    NotYourTurnError,
-    Played,
-    RuleOptions,
-    Sessions,
-    UnknownActionError,
-    advise,
-    aim,
-    call_prospects,
-    call_words,
-    study_setup,
-    study_shot,
-)
+from kaisa.session import GameState, RuleOptions, call_words
+from kaisa.session.aids import advise, aim, call_prospects
+from kaisa.session.match import NotYourTurnError
+from kaisa.session.registry import Sessions, UnknownActionError
+from kaisa.session.study import study_setup, study_shot
+from kaisa.session.view import ANIMATION_RATE, MatchView, Played
 from kaisa.web import schemas
 
 if TYPE_CHECKING:

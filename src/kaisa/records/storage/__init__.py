@@ -34,34 +34,18 @@ from kaisa.records.storage.errors import (
 
 if TYPE_CHECKING:
     from kaisa.records.storage.engine import ENV_VAR, default_url
-    from kaisa.records.storage.store import (
-        DuplicateMatchError,
-        MatchInfo,
-        MatchRecorder,
-        PlayerInfo,
-        Store,
-        StoredAction,
-        StoredMatch,
-        content_hash,
-        open_store,
-    )
+    from kaisa.records.storage.store import MatchRecorder, Store, open_store
+    from kaisa.records.storage.values import DuplicateMatchError, MatchInfo, PlayerInfo, StoredAction, StoredMatch
+    from kaisa.records.storage.writes import content_hash
 
 _LAZY = {
     **dict.fromkeys(("ENV_VAR", "default_url"), "kaisa.records.storage.engine"),
+    **dict.fromkeys(("MatchRecorder", "Store", "open_store"), "kaisa.records.storage.store"),
     **dict.fromkeys(
-        (
-            "DuplicateMatchError",
-            "MatchInfo",
-            "MatchRecorder",
-            "PlayerInfo",
-            "Store",
-            "StoredAction",
-            "StoredMatch",
-            "content_hash",
-            "open_store",
-        ),
-        "kaisa.records.storage.store",
+        ("DuplicateMatchError", "MatchInfo", "PlayerInfo", "StoredAction", "StoredMatch"),
+        "kaisa.records.storage.values",
     ),
+    "content_hash": "kaisa.records.storage.writes",
 }
 """Names whose modules import SQLAlchemy (a third of a second): loaded on first use, so that what only needs
 the storage errors (the match session playing a stroke, ``kaisa simulate``) starts without it."""
