@@ -33,6 +33,7 @@ from pydantic import (
 from kaisa.errors import ErrorText, KaisaError
 from kaisa.model import MAX_ELEVATION, MAX_SPEED, MAX_TIP_OFFSET, MIN_SPEED, shown_value
 from kaisa.players.kinds import KINDS
+from kaisa.session import aids as session_aids
 from kaisa.session import view as session_view
 from kaisa.session.aids import ADVISOR_LEVELS
 
@@ -400,20 +401,16 @@ class StudyAimIn(AimIn):
     state: dict[str, Any] | None = Field(None, description=STUDY_STATE)
 
 
-class AimOut(BaseModel):
-    """The centre of the window of directions that pots the call (the physics), its width and the stroke that
-    pots; or ``found`` false when nothing the helper tried pots (a normal answer, not an error), with ``said``
-    saying what to try."""
+if TYPE_CHECKING:
 
-    direction: float
-    width: float
-    speed: float
-    simulations: int
-    side: float = 0.0
-    follow: float = 0.0
-    found: bool = True
-    said: dict[str, str] | None = None
-    """``{"fi": ..., "en": ...}``: what the helper changed to pot, or that nothing pots and what to try."""
+    class AimOut(BaseModel):
+        """The fields of :class:`kaisa.session.aids.Aim` (made by :func:`model_of` at run time)."""
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    AimOut = model_of(session_aids.Aim, "AimOut", {"said": dict[str, str] | None})
+    """The aim helper's answer: :class:`kaisa.session.aids.Aim`'s fields, ``said`` as ``{"fi": ..., "en": ...}``."""
 
 
 class FieldError(BaseModel):

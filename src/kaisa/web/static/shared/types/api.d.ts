@@ -1395,15 +1395,18 @@ export interface components {
         };
         /**
          * AimOut
-         * @description The centre of the window of directions that pots the call (the physics), its width and the stroke that
-         *     pots; or ``found`` false when nothing the helper tried pots (a normal answer, not an error), with ``said``
-         *     saying what to try.
+         * @description The aim helper's answer: the centre of the run of directions that pots a call (the physics, not geometry)
+         *     with the stroke it found, or, when nothing it tried pots, ``found`` false with what to try instead.
          */
         AimOut: {
-            /** Direction */
+            /**
+             * Direction
+             * @description Degrees: the window's centre (when nothing pots: the geometric aim, or the stroke's own direction).
+             */
             direction: number;
             /**
              * Follow
+             * @description The stroke's follow (+) or draw (-), or the one the search found.
              * @default 0
              */
             follow: number;
@@ -1412,20 +1415,30 @@ export interface components {
              * @default true
              */
             found: boolean;
-            /** Said */
+            /**
+             * Said
+             * @description What happened, in Finnish and English: what was changed to pot, or that nothing pots and what to try.
+             */
             said?: {
                 [key: string]: string;
             } | null;
             /**
              * Side
+             * @description The stroke's side spin, or the one the search found (fractions of the ball's radius).
              * @default 0
              */
             side: number;
             /** Simulations */
             simulations: number;
-            /** Speed */
+            /**
+             * Speed
+             * @description m/s: the stroke's speed, or the one the search found when the person's pots in no direction.
+             */
             speed: number;
-            /** Width */
+            /**
+             * Width
+             * @description Degrees: how far the direction may err and still pot (0.01-0.5 on most pots; 0 when nothing pots).
+             */
             width: number;
         };
         /** BreakIn */
