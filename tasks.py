@@ -5,7 +5,8 @@
     python tasks.py test    install everything, then run the whole test suite
     python tasks.py lint    install everything, then run ruff (check and format --check), mypy,
                             lint-imports (the layer contracts in pyproject.toml), the TypeScript compiler
-                            over the page scripts (tsconfig.json), ESLint, and the API types' freshness
+                            over the page scripts (tsconfig.json; the service worker: tsconfig.worker.json),
+                            ESLint, and the API types' freshness
     python tasks.py types   install everything, then regenerate the page scripts' API types from the
                             server's OpenAPI (src/kaisa/web/static/shared/types/api.d.ts)
     python tasks.py bench   install everything, then run the benchmarks
@@ -97,6 +98,7 @@ def lint(rest: list[str]) -> None:
     run(tool("lint-imports"), "--no-cache")  # no cache: nothing left behind in the working tree
     ensure_node_packages()
     run(node_bin("tsc"), "-p", "tsconfig.json")
+    run(node_bin("tsc"), "-p", "tsconfig.worker.json")  # the service worker, in a worker's scope (no DOM)
     run(node_bin("eslint"), "src/kaisa/web/static", "tests/js", "eslint.config.js")
     run(tool("python"), "tools/api_types.py", "--check")
 

@@ -13,29 +13,31 @@
 /* global VERSION, SHELL */
 const SHELL_CACHE = `kaisa-shell-${VERSION}`;
 const API_CACHE = "kaisa-api";
+// `self` of a service worker (the WebWorker library types `self` as any worker's scope)
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)));
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((k) => k.startsWith("kaisa-shell-") && k !== SHELL_CACHE).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()),
+      .then(() => worker.clients.claim()),
   );
 });
 
-self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "kaisa-update") self.skipWaiting();
+worker.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "kaisa-update") worker.skipWaiting();
   if (event.data && event.data.type === "kaisa-version" && event.ports[0]) event.ports[0].postMessage(VERSION);
 });
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (request.method !== "GET" || url.origin !== worker.location.origin) return;
   if (SHELL.includes(url.pathname)) {
     event.respondWith(fromShell(request, url.pathname));
   } else if (url.pathname.startsWith("/api/") && !url.pathname.endsWith("/stream")) {
@@ -43,11 +45,13 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
+/** @param {Request} request @param {string} path */
 async function fromShell(request, path) {
   const cache = await caches.open(SHELL_CACHE);
   return (await cache.match(path)) || fetch(request);
 }
 
+/** @param {Request} request */
 async function networkThenLast(request) {
   const cache = await caches.open(API_CACHE);
   try {

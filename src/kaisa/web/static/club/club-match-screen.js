@@ -245,7 +245,8 @@ export function renderPlace(page) {
   const balls = { ...v.position.balls };
   if (page.w2) balls.W2 = page.w2;
   view.balls = balls;
-  view.overlay = { corridors: v.w2_corridors, legal: placement.lightOf(placement.area(geo(), "w2", v.position.balls, "W2", { corridors: /** @type {import("../shared/placement.js").Corridor[]} */ (v.w2_corridors) })) };
+  const corridors = /** @type {import("../shared/placement.js").Corridor[]} */ (v.w2_corridors);
+  view.overlay = { corridors, legal: placement.lightOf(placement.area(geo(), "w2", v.position.balls, "W2", { corridors })) };
   view.draw();
   $("w2-out").textContent = page.w2 ? `W2 (${page.w2[0].toFixed(3)}, ${page.w2[1].toFixed(3)})` : t("club.hand.none");
   $("w2-out").dataset.point = page.w2 ? page.w2.join(",") : "";

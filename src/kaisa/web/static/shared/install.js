@@ -9,7 +9,8 @@ const SAID = {
   en: { text: "A new version of Kaisa is available.", reload: "Reload the page" },
 };
 
-/** Show the announcement of the waiting version ``worker``; its button lets it take over, then reloads. */
+/** Show the announcement of the waiting version `worker`; its button lets it take over, then reloads.
+ * @param {ServiceWorker} worker */
 function announce(worker) {
   if (document.getElementById("kaisa-update")) return;
   const bar = document.createElement("div");
@@ -41,6 +42,7 @@ function announce(worker) {
 
 async function register() {
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/", updateViaCache: "none" });
+  /** @param {ServiceWorker} worker */
   const watch = (worker) => {
     worker.addEventListener("statechange", () => {
       if (worker.state === "installed" && navigator.serviceWorker.controller) announce(worker);

@@ -1,10 +1,10 @@
 // Where a ball may be placed (lag, W2's opening place, ball in hand, anywhere on the bed) and the legal point
 // nearest to where the pointer is: shared by the browser table and the club marker's small tables. `g` is a
-// table.js Geometry. Only geometry lives here; the server's referee has the last word on every placement.
+// geometry.js Geometry. Only geometry lives here; the server's referee has the last word on every placement.
 
-import { dist, segmentDistance } from "./table.js";
+import { dist, segmentDistance } from "./geometry.js";
 
-/** @typedef {import("./table.js").Point} Point @typedef {import("./table.js").Geometry} Geometry */
+/** @typedef {import("./geometry.js").Point} Point @typedef {import("./geometry.js").Geometry} Geometry */
 /** A straight corridor a placed ball must keep clear of (W2's place: the kaisa's lines to the foot corners).
  * @typedef {{ from: Point, to: Point, clearance: number }} Corridor */
 /** A rectangle of the table. @typedef {{ x0: number, x1: number, y0: number, y1: number }} Box */

@@ -1,192 +1,75 @@
-// The table to scale on a canvas: geometry from /api/table (metres), drawing, hit testing and the animation
-// of simulated strokes from their sampled trajectories.
+// The table to scale on a canvas: drawing, hit testing and the animation of simulated strokes from their sampled
+// trajectories. The geometry and the aim's maths (no canvas) are geometry.js's; what the pages import of them is
+// exported here too.
 //
 // Orientation: portrait, the head (break end, y = 0) at the bottom and the foot at the top, so "left"
 // (x = 0) is on the left as seen from the head end, as in REFERENCE.md.
 
+import { BALL_IDS, POCKET_IDS, Geometry, aidVerdict, ballLook, degrees, dist, extend, mergeTrajectories, radians, sampleAt, segmentDistance, shade } from "./geometry.js";
 import { fmtDecimal } from "./ui.js";
+
+export { BALL_IDS, POCKET_IDS, Geometry, aidVerdict, degrees, dist, mergeTrajectories, radians, segmentDistance };
+
+/** @typedef {import("./geometry.js").Point} Point @typedef {import("./geometry.js").TableJson} TableJson */
+/** @typedef {import("./geometry.js").Balls} Balls @typedef {import("./geometry.js").Preview} Preview */
+/** @typedef {import("./geometry.js").BallHit} BallHit @typedef {import("./geometry.js").StrokeRecord} StrokeRecord */
+/** The area lit for a placement (placement.js lightOf): the box, and the balls a placed ball may not touch.
+ * @typedef {{ x0?: number, x1?: number, y0?: number, y1?: number, blocked?: Point[] }} Legal */
+/** An aim drawn from `from` (the cue ball, or a lag ball) along `direction` (degrees) with the aids `aids`; a
+ * faint one is another's (the other lag ball), drawn without the cue and the preview.
+ * @typedef {{ from: Point, ball: string, direction: number, speed?: number, aids?: string, faint?: boolean,
+ *   call?: { ball?: string | null, pocket?: string | null } | null, window?: { direction: number } | null }} Aim */
+/** One of the advisor's calls (a hint, the study's advice): its stroke and what it expects.
+ * @typedef {{ stroke: { ball: string, direction: number, place?: Point | null }, ball?: string | null,
+ *   pocket?: string | null, label?: string, p_pot?: number, expected_points?: number }} Advice */
+/** What is drawn with the balls; each page sets what it needs.
+ * @typedef {{ legal?: Legal | null, corridors?: import("./placement.js").Corridor[] | null,
+ *   preview?: Preview | null, callBall?: string | null, callPocket?: string | null, draggable?: string[],
+ *   dragging?: string | null, placed?: string | null, respotted?: string[], aims?: Aim[], advice?: Advice[],
+ *   pull?: { speed: number } | null }} Overlay */
+/** A magnified circle drawn on the table (CSS px). @typedef {{ kind: string, at: Point, r: number, pocket?: string }} Inset */
+/** What the object ball's line says: @typedef {"pots" | "misses" | "checking"} Verdict */
 
 const CUSHION = 0.05; // m: drawn cushion depth behind the nose
 const WOOD = 0.085; // m: drawn frame width outside the cushions
 const MARGIN = CUSHION + WOOD;
-const BALL_COLOURS = { W1: "#f6f1e2", W2: "#f6f1e2", R1: "#c3262c", R2: "#c3262c", K: "#f1bf1c" };
-export const BALL_IDS = ["W1", "W2", "R1", "R2", "K"];
-export const POCKET_IDS = ["HL", "HR", "ML", "MR", "FL", "FR"];
-const POCKET_REACH = 0.045; // m: an object ball whose line passes this near a pocket's mouth is drawn going in
 const ADVICE_COLOURS = ["#ffe066", "#74c0fc", "#ff8787", "#b197fc", "#8ce99a", "#ffa94d"];
-
-export function degrees(rad) {
-  return (rad * 180) / Math.PI;
-}
-
-export function radians(deg) {
-  return (deg * Math.PI) / 180;
-}
-
-export function dist(a, b) {
-  return Math.hypot(a[0] - b[0], a[1] - b[1]);
-}
-
-/** What the full aid says of the call for the aim drawn: the preview's ruling (the server's physics and
- * referee, the same as the stroke would play), never geometry: "pots" (the called ball goes in legally),
- * "misses", or "checking" while the preview for this aim is on its way. */
-export function aidVerdict(preview) {
-  if (!preview || preview.error) return "checking";
-  return preview.pots ? "pots" : "misses";
-}
-
 const VERDICT_COLOURS = { pots: "rgba(120,255,140,0.95)", misses: "rgba(255,170,60,0.95)", checking: "rgba(255,255,255,0.6)" };
 
-export function segmentDistance(p, a, b) {
-  const dx = b[0] - a[0];
-  const dy = b[1] - a[1];
-  const len2 = dx * dx + dy * dy;
-  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2));
-  return Math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy));
-}
-
-/** Geometry of the table JSON with the helpers the page needs. */
-export class Geometry {
-  constructor(table) {
-    this.table = table;
-    this.W = table.width;
-    this.L = table.length;
-    this.R = table.ball_radius;
-    this.headString = table.lines.head_string;
-    this.centreLine = table.lines.centre_line;
-    this.footString = table.lines.foot_string;
-  }
-
-  mouth(pocket) {
-    const jaws = this.table.pockets[pocket].jaws;
-    return [(jaws[0].point[0] + jaws[1].point[0]) / 2, (jaws[0].point[1] + jaws[1].point[1]) / 2];
-  }
-
-  /** Whether a ball centred at p lies on the bed clear of the cushions (with a small safety margin). */
-  fits(p, margin = 0.0005) {
-    const r = this.R + margin;
-    return p[0] >= r && p[0] <= this.W - r && p[1] >= r && p[1] <= this.L - r;
-  }
-
-  clampToBed(p, margin = 0.0005) {
-    const r = this.R + margin;
-    return [Math.min(this.W - r, Math.max(r, p[0])), Math.min(this.L - r, Math.max(r, p[1]))];
-  }
-
-  /** The first thing a ball rolled from `from` along `directionDeg` meets: a ball (with the ghost-ball centre)
-   * or a cushion (with the reflected direction). */
-  cast(from, directionDeg, balls, exclude) {
-    const d = [Math.cos(radians(directionDeg)), Math.sin(radians(directionDeg))];
-    const R2 = 2 * this.R;
-    let best = null;
-    for (const [id, p] of Object.entries(balls)) {
-      if (id === exclude || !p) continue;
-      const fx = from[0] - p[0];
-      const fy = from[1] - p[1];
-      const b = fx * d[0] + fy * d[1];
-      const c = fx * fx + fy * fy - R2 * R2;
-      const disc = b * b - c;
-      if (disc < 0) continue;
-      const t = -b - Math.sqrt(disc);
-      if (t < -1e-9) continue;
-      if (!best || t < best.t) best = { kind: "ball", ball: id, t: Math.max(0, t) };
-    }
-    // the cushions as the box the centre of a ball can reach
-    const r = this.R;
-    let tw = Infinity;
-    let normal = null;
-    const walls = [
-      [d[0] < 0, (r - from[0]) / d[0], [1, 0]],
-      [d[0] > 0, (this.W - r - from[0]) / d[0], [-1, 0]],
-      [d[1] < 0, (r - from[1]) / d[1], [0, 1]],
-      [d[1] > 0, (this.L - r - from[1]) / d[1], [0, -1]],
-    ];
-    for (const [ok, t, n] of walls) {
-      if (ok && t < tw) {
-        tw = Math.max(0, t);
-        normal = n;
-      }
-    }
-    if (best && best.t <= tw) {
-      const at = [from[0] + d[0] * best.t, from[1] + d[1] * best.t];
-      const target = balls[best.ball];
-      const n = [target[0] - at[0], target[1] - at[1]];
-      const len = Math.hypot(n[0], n[1]) || 1;
-      return { ...best, at, d, objectDir: [n[0] / len, n[1] / len] };
-    }
-    const at = [from[0] + d[0] * tw, from[1] + d[1] * tw];
-    const dot = d[0] * normal[0] + d[1] * normal[1];
-    return { kind: "cushion", t: tw, at, d, reflected: [d[0] - 2 * dot * normal[0], d[1] - 2 * dot * normal[1]] };
-  }
-
-  /** Direction (degrees) that sends the cue ball at `cue` to the ghost-ball spot for a direct pot of the ball
-   * at `object` into `pocket`. */
-  ghostAim(cue, object, pocket) {
-    const m = this.mouth(pocket);
-    const u = [m[0] - object[0], m[1] - object[1]];
-    const len = Math.hypot(u[0], u[1]) || 1;
-    const ghost = [object[0] - (2 * this.R * u[0]) / len, object[1] - (2 * this.R * u[1]) / len];
-    return degrees(Math.atan2(ghost[1] - cue[1], ghost[0] - cue[0]));
-  }
-}
-
-/** Merge the records of one action (a lag has two, played at once) into one set of ball paths. */
-export function mergeTrajectories(records) {
-  const paths = {};
-  let duration = 0;
-  for (const record of records || []) {
-    const tr = record.trajectories;
-    if (!tr || !tr.t || tr.t.length === 0) continue;
-    const mover = record.stroke ? record.stroke.ball : null;
-    duration = Math.max(duration, tr.t[tr.t.length - 1]);
-    for (const [ball, samples] of Object.entries(tr.balls)) {
-      if (paths[ball] && ball !== mover) continue;
-      paths[ball] = { t: tr.t, samples };
-    }
-  }
-  return { paths, duration };
-}
-
-function sampleAt(path, t) {
-  const ts = path.t;
-  const n = ts.length;
-  if (t <= ts[0]) return path.samples[0];
-  if (t >= ts[n - 1]) return path.samples[n - 1];
-  let lo = 0;
-  let hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (ts[mid] <= t) lo = mid;
-    else hi = mid;
-  }
-  const a = path.samples[lo];
-  const b = path.samples[hi];
-  if (!a) return null;
-  if (!b) return a; // dropping into a pocket: hold the last point until the ball is gone
-  const f = (t - ts[lo]) / (ts[hi] - ts[lo] || 1);
-  return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
-}
-
 export class TableView {
+  /** @param {HTMLCanvasElement} canvas @param {TableJson} table */
   constructor(canvas, table) {
     this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
+    const ctx = canvas.getContext("2d");
+    if (!ctx) throw new Error("the table needs a canvas that draws in 2D");
+    this.ctx = ctx;
     this.geo = new Geometry(table);
     this.table = table;
+    /** @type {Balls} */
     this.balls = {};
+    /** @type {Overlay} */
     this.overlay = {};
     this.scale = 100;
     this.dpr = 1;
     this.landscape = false; // wide screens lay the table on its side, the head string on the left
     this.animating = false;
     this._skip = false;
+    /** @type {Inset[]} the magnified circles drawn last (for the tests: data-insets) */
+    this.insets = [];
+    /** @type {Verdict | ""} what the drawn aid says of the call, "" when none is drawn */
+    this.verdict = "";
+    /** the potting window drawn on the aim (its centre's direction), "" when none */
+    this.window = "";
+    /** @type {{ x: number, y: number, w: number }[]} the advisor's labels written so far (CSS px) */
+    this._labelBoxes = [];
     this.canvas.dataset.animating = "false";
     this.canvas.dataset.animFrames = "0";
   }
 
   // --- sizing and transforms ------------------------------------------------------------------------
 
-  /** Fit the table into `box` (CSS pixels) and make the backing store crisp on high-DPI screens. */
+  /** Fit the table into `maxWidth` x `maxHeight` (CSS pixels) and make the backing store crisp on high-DPI
+   * screens. @param {number} maxWidth @param {number} maxHeight */
   fit(maxWidth, maxHeight, landscape = false) {
     const g = this.geo;
     this.landscape = landscape;
@@ -204,18 +87,19 @@ export class TableView {
     this.draw();
   }
 
-  /** Table metres -> CSS pixels in the canvas. */
+  /** Table metres -> CSS pixels in the canvas. @param {Point} p @returns {Point} */
   toPx(p) {
     if (this.landscape) return [(MARGIN + p[1]) * this.scale, (MARGIN + p[0]) * this.scale];
     return [(MARGIN + p[0]) * this.scale, (MARGIN + this.geo.L - p[1]) * this.scale];
   }
 
-  /** CSS pixels in the canvas -> table metres. */
+  /** CSS pixels in the canvas -> table metres. @param {number} px @param {number} py @returns {Point} */
   toTable(px, py) {
     if (this.landscape) return [py / this.scale - MARGIN, px / this.scale - MARGIN];
     return [px / this.scale - MARGIN, this.geo.L + MARGIN - py / this.scale];
   }
 
+  /** The table point under a pointer. @param {{ clientX: number, clientY: number }} event */
   eventPoint(event) {
     const rect = this.canvas.getBoundingClientRect();
     return this.toTable(event.clientX - rect.left, event.clientY - rect.top);
@@ -227,7 +111,9 @@ export class TableView {
     else this.ctx.setTransform(k, 0, 0, -k, k * MARGIN, k * (MARGIN + this.geo.L));
   }
 
-  /** Draw in metres around `centre` magnified `zoom` times, into the CSS-pixel circle at `at` of radius `r`. */
+  /** Draw in metres around `centre` magnified `zoom` times, into the CSS-pixel circle at `at` of radius `r`.
+   * @param {Point} centre @param {number} zoom @param {Point} at @param {number} r
+   * @param {(px: number) => void} paint given one CSS pixel in metres */
   _zoomed(centre, zoom, at, r, paint) {
     const ctx = this.ctx;
     ctx.save();
@@ -238,13 +124,10 @@ export class TableView {
     ctx.fill();
     ctx.clip();
     const k = this.dpr * this.scale * zoom;
-    const [cx, cy] = this.toPx(centre);
     // the same orientation as the table, centre moved to `at`
     const base = this.landscape ? [0, k, k, 0] : [k, 0, 0, -k];
     const e = this.dpr * at[0] - (base[0] * centre[0] + base[2] * centre[1]);
     const f = this.dpr * at[1] - (base[1] * centre[0] + base[3] * centre[1]);
-    void cx;
-    void cy;
     ctx.setTransform(base[0], base[1], base[2], base[3], e, f);
     paint(1 / (this.scale * zoom));
     ctx.restore();
@@ -263,7 +146,9 @@ export class TableView {
 
   // --- hit testing ------------------------------------------------------------------------------------
 
+  /** The ball nearest `p` within `reach` radii, or null. @param {Point} p @returns {string | null} */
   ballAt(p, reach = 1.6) {
+    /** @type {string | null} */
     let best = null;
     let bestD = this.geo.R * reach;
     for (const [id, q] of Object.entries(this.balls)) {
@@ -277,7 +162,8 @@ export class TableView {
     return best;
   }
 
-  /** The pocket whose drawn hole (its capture circle) holds table point `p`, or null. */
+  /** The pocket whose drawn hole (its capture circle) holds table point `p`, or null.
+   * @param {Point} p @returns {string | null} */
   pocketHoleAt(p) {
     for (const id of POCKET_IDS) {
       const capture = this.table.pockets[id].capture;
@@ -286,7 +172,9 @@ export class TableView {
     return null;
   }
 
+  /** The pocket whose mouth is nearest `p` (within 7.5 cm), or null. @param {Point} p @returns {string | null} */
   pocketAt(p) {
+    /** @type {string | null} */
     let best = null;
     let bestD = 0.075;
     for (const id of POCKET_IDS) {
@@ -322,7 +210,7 @@ export class TableView {
     this.canvas.dataset.insets = JSON.stringify(this.insets.map((i) => [Math.round(i.at[0]), Math.round(i.at[1]), Math.round(i.r)]));
   }
 
-  /** The frame, cushions, pockets, lines and spots (`px`: one CSS pixel in metres). */
+  /** The frame, cushions, pockets, lines and spots (`px`: one CSS pixel in metres). @param {number} px */
   _drawBed(px) {
     const ctx = this.ctx;
     const g = this.geo;
@@ -394,7 +282,7 @@ export class TableView {
     for (const p of Object.values(t.spots)) dot(ctx, p[0], p[1], Math.max(0.005, 2 * px));
   }
 
-  /** Where a pocket's name is written on the frame (metres). */
+  /** Where a pocket's name is written on the frame (metres). @param {string} id @returns {Point} */
   _labelAt(id) {
     const g = this.geo;
     const x = id.endsWith("L") ? -CUSHION - WOOD / 2 : g.W + CUSHION + WOOD / 2;
@@ -415,39 +303,46 @@ export class TableView {
     }
   }
 
-  _drawBall(id, p, label = true) {
+  /** A ball at `p` with what tells it apart without its colour (geometry.js ballLook): the reds' numbers, the
+   * kaisa's K, W1's dot and W2's ring; the text is written upright whichever way the table lies, and sized with
+   * the ball (in the magnified insets too). @param {string} id @param {Point} p */
+  _drawBall(id, p) {
     const ctx = this.ctx;
     const r = this.geo.R;
-    const px = 1 / this.scale;
+    const look = ballLook(id);
     ctx.save();
     ctx.fillStyle = "rgba(0,0,0,0.25)";
     dot(ctx, p[0] + r * 0.12, p[1] - r * 0.12, r);
     const grad = ctx.createRadialGradient(p[0] - r * 0.35, p[1] + r * 0.35, r * 0.1, p[0], p[1], r);
     grad.addColorStop(0, "#ffffff");
-    grad.addColorStop(0.25, BALL_COLOURS[id]);
-    grad.addColorStop(1, shade(BALL_COLOURS[id]));
+    grad.addColorStop(0.25, look.colour);
+    grad.addColorStop(1, shade(look.colour));
     ctx.fillStyle = grad;
     dot(ctx, p[0], p[1], r);
     ctx.strokeStyle = "rgba(0,0,0,0.45)";
-    ctx.lineWidth = px;
+    ctx.lineWidth = 1 / this.scale;
     ctx.stroke();
-    ctx.fillStyle = "#222";
-    if (id === "W1") dot(ctx, p[0], p[1], r * 0.2);
-    if (id === "W2") {
-      dot(ctx, p[0] - r * 0.36, p[1], r * 0.18);
-      dot(ctx, p[0] + r * 0.36, p[1], r * 0.18);
+    ctx.fillStyle = look.ink;
+    ctx.strokeStyle = look.ink;
+    if (look.mark === "dot") dot(ctx, p[0], p[1], r * 0.34);
+    if (look.mark === "ring") {
+      ctx.lineWidth = r * 0.2;
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], r * 0.52, 0, 2 * Math.PI);
+      ctx.stroke();
     }
-    ctx.restore();
-    if (label && (id === "R1" || id === "R2")) {
-      this._pixels();
-      const [x, y] = this.toPx(p);
-      ctx.fillStyle = "rgba(255,255,255,0.85)";
-      ctx.font = `bold ${Math.max(8, Math.round(this.scale * r * 0.9))}px system-ui, sans-serif`;
+    if (look.text) {
+      const m = ctx.getTransform();
+      const at = m.transformPoint({ x: p[0], y: p[1] });
+      const k = Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)); // device pixels per metre, in an inset too
+      const size = k * r * 1.45;
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.font = `bold ${size.toFixed(1)}px system-ui, sans-serif`;
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
-      ctx.fillText(id[1], x, y + 0.5);
-      this._metres();
+      ctx.fillText(look.text, at.x, at.y + size * 0.06);
     }
+    ctx.restore();
   }
 
   _drawOverlayUnder() {
@@ -455,8 +350,9 @@ export class TableView {
     const o = this.overlay;
     const g = this.geo;
     const px = 1 / this.scale;
-    if (o.legal) {
-      const { x0, x1, y0, y1, blocked = [] } = o.legal;
+    const box = legalBox(o.legal);
+    if (box) {
+      const [x0, y0, x1, y1] = box;
       ctx.fillStyle = "rgba(255,255,255,0.14)";
       ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
       ctx.setLineDash([6 * px, 4 * px]);
@@ -465,7 +361,7 @@ export class TableView {
       ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
       ctx.setLineDash([]);
       ctx.fillStyle = "rgba(0,0,0,0.22)";
-      for (const p of blocked) dot(ctx, p[0], p[1], 2 * g.R);
+      for (const p of (o.legal && o.legal.blocked) || []) dot(ctx, p[0], p[1], 2 * g.R);
     }
     for (const c of o.corridors || []) {
       ctx.strokeStyle = "rgba(230,50,50,0.28)";
@@ -517,8 +413,9 @@ export class TableView {
     const o = this.overlay;
     const g = this.geo;
     const px = 1 / this.scale;
-    if (o.callBall && this.balls[o.callBall]) {
-      const p = this.balls[o.callBall];
+    const called = o.callBall ? this.balls[o.callBall] : null;
+    if (called) {
+      const p = called;
       ctx.strokeStyle = "#ffe066";
       ctx.lineWidth = 2.5 * px;
       ctx.beginPath();
@@ -553,30 +450,15 @@ export class TableView {
     (o.advice || []).forEach((a, i) => this._drawAdvice(a, i));
   }
 
-  /** Where the object ball struck at `hit` runs: to the first ball, cushion or pocket mouth on its line. */
+  /** Where the object ball struck at `hit` runs: to the first ball, cushion or pocket mouth on its line.
+   * @param {BallHit} hit */
   objectLine(hit) {
-    const g = this.geo;
-    const target = this.balls[hit.ball];
-    const dir = degrees(Math.atan2(hit.objectDir[1], hit.objectDir[0]));
-    const next = g.cast(target, dir, this.balls, hit.ball);
-    let pocket = null;
-    let end = next.at;
-    let best = Infinity;
-    for (const id of POCKET_IDS) {
-      const m = g.mouth(id);
-      const rel = [m[0] - target[0], m[1] - target[1]];
-      const along = rel[0] * hit.objectDir[0] + rel[1] * hit.objectDir[1];
-      if (along <= 0 || along > next.t + 0.12) continue;
-      const across = Math.abs(rel[0] * hit.objectDir[1] - rel[1] * hit.objectDir[0]);
-      if (across < POCKET_REACH && along < best) {
-        best = along;
-        pocket = id;
-        end = [target[0] + hit.objectDir[0] * along, target[1] + hit.objectDir[1] * along];
-      }
-    }
-    return { from: target, to: end, pocket, stop: pocket ? "pocket" : next.kind };
+    return this.geo.objectLine(this.balls, hit);
   }
 
+  /** An aim with the aids it asks for: the line to the first contact and the ghost ball; with the full aid the
+   * potting window, the object ball's line in the preview's verdict, its real path, the cue ball's tangent and
+   * the insets; the cue (pulled back with the power) unless the aim is faint. @param {Aim} aim */
   _drawAim(aim) {
     const ctx = this.ctx;
     const g = this.geo;
@@ -591,6 +473,7 @@ export class TableView {
       this.verdict = level === "full" && hit.kind === "ball" ? verdict : "";
       this.window = level === "full" && aim.window ? String(aim.window.direction) : "";
     }
+    /** @param {number} px one CSS pixel in metres (smaller in an inset) */
     const paint = (px) => {
       ctx.lineWidth = 1.5 * px;
       ctx.strokeStyle = aim.faint ? "rgba(255,255,255,0.45)" : "rgba(255,255,255,0.95)";
@@ -676,12 +559,13 @@ export class TableView {
       ctx.lineTo(from[0] - d[0] * (g.R + back + 0.45), from[1] - d[1] * (g.R + back + 0.45));
       ctx.stroke();
       ctx.lineCap = "butt";
-      if (this.overlay.pull) this._drawPull(from, d, aim.speed || 0);
+      if (this.overlay.pull) this._drawPull(from, aim.speed || 0);
     }
   }
 
-  /** The power while the cue is pulled back: a bar beside the cue ball with m/s. */
-  _drawPull(from, d, speed) {
+  /** The power while the cue is pulled back: a bar beside the cue ball with m/s.
+   * @param {Point} from @param {number} speed */
+  _drawPull(from, speed) {
     const ctx = this.ctx;
     this._pixels();
     const [x, y] = this.toPx(from);
@@ -701,26 +585,29 @@ export class TableView {
     ctx.textBaseline = "top";
     ctx.fillText(`${speed.toFixed(2)} m/s`, bx, by + h + 3);
     this._metres();
-    void d;
   }
 
   /** Two magnified circles: the contact (ghost ball and object ball) and the called pocket's mouth with the
    * object ball's line, each where it hides least (_insetSpot): not over a ball, a pocket or its name, the aim's
-   * lines, the cue or the area a ball is being placed in. */
+   * lines, the cue or the area a ball is being placed in.
+   * @param {BallHit} hit @param {{ pocket?: string | null }} called @param {(px: number) => void} paint
+   * @param {Aim} aim */
   _drawInsets(hit, called, paint, aim) {
     const g = this.geo;
     const cssW = this.canvas.width / this.dpr;
     const cssH = this.canvas.height / this.dpr;
     const r = Math.max(38, Math.min(80, Math.min(cssW, cssH) * 0.14));
-    const target = this.balls[hit.ball];
     const line = this.objectLine(hit);
+    const target = line.from;
     const d = [Math.cos(radians(aim.direction)), Math.sin(radians(aim.direction))];
     const back = g.R + 0.03 + (aim.speed || 2) * 0.03;
+    /** @type {[Point, Point][]} */
     const lines = [
       [aim.from, hit.at],
       [line.from, line.to],
       [[aim.from[0] - d[0] * back, aim.from[1] - d[1] * back], [aim.from[0] - d[0] * (back + 0.45), aim.from[1] - d[1] * (back + 0.45)]],
     ];
+    /** @type {Point[]} */
     const labels = []; // the advisor's calls (a hint, the study's advice): their lines and labels
     for (const advice of this.overlay.advice || []) {
       const cue = advice.stroke.place || this.balls[advice.stroke.ball];
@@ -730,7 +617,7 @@ export class TableView {
       const reach = g.cast(cue, advice.stroke.direction, others, advice.stroke.ball);
       lines.push([cue, reach.at]);
       const b = advice.ball && advice.pocket ? this.balls[advice.ball] : null;
-      if (b) lines.push([b, g.mouth(advice.pocket)]);
+      if (b && advice.pocket) lines.push([b, g.mouth(advice.pocket)]);
       labels.push(b || reach.at);
     }
     const paths = (this.overlay.preview && this.overlay.preview.paths) || {};
@@ -739,8 +626,9 @@ export class TableView {
       for (let i = every; i < points.length; i += every) lines.push([points[i - every], points[i]]);
     }
     const drawBalls = () => {
-      for (const id of BALL_IDS) if (this.balls[id]) this._drawBall(id, this.balls[id], false);
+      for (const id of BALL_IDS) if (this.balls[id]) this._drawBall(id, this.balls[id]);
     };
+    /** @type {Point} */
     const contact = [(hit.at[0] + target[0]) / 2, (hit.at[1] + target[1]) / 2];
     const first = this._insetSpot(r, lines, [], labels);
     this._zoomed(contact, 5, first, r, (px) => {
@@ -765,14 +653,20 @@ export class TableView {
   /** The centre (CSS px) for an inset of radius `r` that stays clearest of every ball, pocket and pocket name,
    * the `lines` (metres: the aim, the object ball's line, the cue, the preview's paths), the area a ball is
    * being placed in, the insets `taken` and the advisor's `labels` (metres: written within about 60 px of the
-   * point): the best of a grid over the canvas. */
+   * point): the best of a grid over the canvas.
+   * @param {number} r @param {[Point, Point][]} lines @param {Inset[]} taken @param {Point[]} [labels]
+   * @returns {Point} */
   _insetSpot(r, lines, taken, labels = []) {
     const g = this.geo;
     const cssW = this.canvas.width / this.dpr;
     const cssH = this.canvas.height / this.dpr;
     const k = this.scale;
+    /** @type {[Point, number][]} */
     const circles = [];
-    for (const id of BALL_IDS) if (this.balls[id]) circles.push([this.toPx(this.balls[id]), g.R * k + 4]);
+    for (const id of BALL_IDS) {
+      const p = this.balls[id];
+      if (p) circles.push([this.toPx(p), g.R * k + 4]);
+    }
     for (const id of POCKET_IDS) {
       const capture = this.table.pockets[id].capture;
       circles.push([this.toPx(capture.centre), capture.radius * 1.25 * k + 4]);
@@ -781,17 +675,20 @@ export class TableView {
     for (const inset of taken) circles.push([inset.at, inset.r + 4]);
     for (const at of labels) circles.push([this.toPx(at), 60]);
     const segments = lines.map(([a, b]) => [this.toPx(a), this.toPx(b)]);
+    /** @type {[number, number, number, number][]} */
     const rects = [];
-    const legal = this.overlay.legal;
+    const legal = legalBox(this.overlay.legal);
     if (legal) {
-      const a = this.toPx([legal.x0, legal.y0]);
-      const b = this.toPx([legal.x1, legal.y1]);
+      const a = this.toPx([legal[0], legal[1]]);
+      const b = this.toPx([legal[2], legal[3]]);
       rects.push([Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1])]);
     }
     const step = Math.max(6, r / 4);
+    /** @type {{ at: Point, clear: number } | null} */
     let best = null;
     for (let y = r + 4; y <= cssH - r - 4; y += step) {
       for (let x = r + 4; x <= cssW - r - 4; x += step) {
+        /** @type {Point} */
         const p = [x, y];
         let clear = Infinity;
         for (const [c, radius] of circles) clear = Math.min(clear, dist(p, c) - radius - r);
@@ -807,6 +704,9 @@ export class TableView {
     return best ? best.at : [r + 6, r + 6];
   }
 
+  /** One of the advisor's calls in its colour: the cue ball's line (from its place when in hand), the ghost ball,
+   * the object ball's line to the pocket, and a label that covers no ball and no other label.
+   * @param {Advice} advice @param {number} index */
   _drawAdvice(advice, index) {
     const ctx = this.ctx;
     const g = this.geo;
@@ -838,8 +738,8 @@ export class TableView {
     ctx.arc(hit.at[0], hit.at[1], g.R, 0, 2 * Math.PI);
     ctx.stroke();
     let labelAt = hit.at;
-    if (advice.ball && advice.pocket && this.balls[advice.ball]) {
-      const b = this.balls[advice.ball];
+    const b = advice.ball ? this.balls[advice.ball] : null;
+    if (advice.pocket && b) {
       const m = g.mouth(advice.pocket);
       ctx.setLineDash([6 * px, 4 * px]);
       ctx.beginPath();
@@ -851,7 +751,7 @@ export class TableView {
     }
     this._pixels();
     const [x, y] = this.toPx(labelAt);
-    const text = advice.label || `${index + 1}: ${Math.round(advice.p_pot * 100)} % · ${fmtDecimal(advice.expected_points, 1)}`;
+    const text = advice.label || `${index + 1}: ${Math.round((advice.p_pot || 0) * 100)} % · ${fmtDecimal(advice.expected_points || 0, 1)}`;
     ctx.font = `bold ${Math.max(10, Math.round(this.scale * 0.05))}px system-ui, sans-serif`;
     const w = ctx.measureText(text).width + 8;
     // the first place near its ball where the label covers no ball and no other label
@@ -859,11 +759,13 @@ export class TableView {
     const cssW = this.canvas.width / this.dpr;
     const cssH = this.canvas.height / this.dpr;
     const ballR = this.geo.R * this.scale + 2;
-    const balls = Object.values(this.balls).filter(Boolean).map((p) => this.toPx(p));
+    const balls = Object.values(this.balls).flatMap((p) => (p ? [this.toPx(p)] : []));
+    /** @param {number} bx @param {number} by */
     const overlaps = (bx, by) =>
       bx < 0 || by - 9 < 0 || bx + w > cssW || by + 9 > cssH ||
       this._labelBoxes.some((b) => bx < b.x + b.w && bx + w > b.x && by - 9 < b.y + 9 && by + 9 > b.y - 9) ||
       balls.some(([px, py]) => px + ballR > bx && px - ballR < bx + w && py + ballR > by - 9 && py - ballR < by + 9);
+    /** @type {Point[]} */
     const candidates = [];
     for (const d of [14, 34, 56, 80]) {
       candidates.push([x + d, y], [x - d - w, y], [x - w / 2, y - d], [x - w / 2, y + d], [x + d, y - d], [x - d - w, y + d]);
@@ -884,7 +786,8 @@ export class TableView {
   // --- animation ------------------------------------------------------------------------------------------
 
   /** Play the balls' paths of `records` in real time times `speed`, drawing every animation frame with the
-   * positions interpolated by time. Resolves with the number of frames drawn. */
+   * positions interpolated by time. Resolves with the number of frames drawn.
+   * @param {StrokeRecord[] | null | undefined} records @returns {Promise<{ frames: number, duration: number }>} */
   animate(records, speed = 1) {
     const { paths, duration } = mergeTrajectories(records);
     if (Object.keys(paths).length === 0) return Promise.resolve({ frames: 0, duration: 0 });
@@ -894,13 +797,16 @@ export class TableView {
     const saved = this.overlay;
     this.overlay = { callBall: saved.callBall, callPocket: saved.callPocket };
     return new Promise((resolve) => {
+      /** @type {number | null} */
       let start = null;
       let frames = 0;
+      /** @param {number} now */
       const step = (now) => {
         if (start === null) start = now;
         const t = ((now - start) / 1000) * speed;
         const done = t >= duration || this._skip;
         const at = done ? duration : t;
+        /** @type {Balls} */
         const balls = {};
         for (const [ball, path] of Object.entries(paths)) {
           const p = sampleAt(path, at);
@@ -931,7 +837,8 @@ export class TableView {
   }
 
   /** A ball put on its spot by the ruling: it travels from where it left the table (or rests) to the spot in
-   * `ms` milliseconds, ringed, and stays there. Resolves when it is there (at once when skipped). */
+   * `ms` milliseconds, ringed, and stays there. Resolves when it is there (at once when skipped).
+   * @param {string} id @param {Point | null | undefined} from @param {Point} to @returns {Promise<void>} */
   respot(id, from, to, ms = 350) {
     const rings = new Set(this.overlay.respotted || []);
     rings.add(id);
@@ -944,7 +851,9 @@ export class TableView {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
+      /** @type {number | null} */
       let start = null;
+      /** @param {number} now */
       const step = (now) => {
         if (start === null) start = now;
         const k = Math.min(1, (now - start) / ms);
@@ -966,12 +875,22 @@ export class TableView {
 
 // --- small drawing helpers ------------------------------------------------------------------------------
 
+/** The lit placement area's box [x0, y0, x1, y1], or null when there is none (placement.js lights none for a
+ * placement anywhere). @param {Legal | null | undefined} legal @returns {[number, number, number, number] | null} */
+function legalBox(legal) {
+  if (!legal || legal.x0 === undefined || legal.x1 === undefined || legal.y0 === undefined || legal.y1 === undefined) return null;
+  return [legal.x0, legal.y0, legal.x1, legal.y1];
+}
+
+/** @param {CanvasRenderingContext2D} ctx @param {number} x @param {number} y @param {number} r */
 function dot(ctx, x, y, r) {
   ctx.beginPath();
   ctx.arc(x, y, r, 0, 2 * Math.PI);
   ctx.fill();
 }
 
+/** @param {CanvasRenderingContext2D} ctx @param {number} x @param {number} y @param {number} w @param {number} h
+ * @param {number} r */
 function roundRect(ctx, x, y, w, h, r) {
   ctx.beginPath();
   ctx.moveTo(x + r, y);
@@ -984,20 +903,4 @@ function roundRect(ctx, x, y, w, h, r) {
   ctx.lineTo(x, y + r);
   ctx.arcTo(x, y, x + r, y, r);
   ctx.closePath();
-}
-
-function extend(segment, length) {
-  const [a, b] = segment;
-  const d = [b[0] - a[0], b[1] - a[1]];
-  const n = Math.hypot(d[0], d[1]) || 1;
-  return [a[0] + (d[0] / n) * length, a[1] + (d[1] / n) * length];
-}
-
-function shade(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  const f = 0.55;
-  const r = Math.round(((n >> 16) & 255) * f);
-  const g = Math.round(((n >> 8) & 255) * f);
-  const b = Math.round((n & 255) * f);
-  return `rgb(${r},${g},${b})`;
 }

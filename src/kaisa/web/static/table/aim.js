@@ -4,31 +4,54 @@
 
 import { lang, t } from "../shared/i18n.js";
 
+/** @typedef {import("../shared/geometry.js").Point} Point @typedef {import("../shared/geometry.js").Preview} Preview */
+/** How much the aids show. @typedef {"full" | "line" | "none"} Level */
+/** What the preview reads of the server's answer to a stroke tried without being played (the match's preview,
+ * the study's shot): the balls' sampled paths and the ruling.
+ * @typedef {{ record?: { trajectories?: { balls?: Record<string, (Point | null)[]> } | null } | null,
+ *   ruling?: { legal_pot?: boolean, points?: number, fouls?: unknown[] | null } | null }} PreviewAnswer */
+/** The aim a preview is for: `key` names it (the same key, the same preview), `send` asks the server, `called`
+ * says whether a call was made. @typedef {{ key: string, send: () => Promise<PreviewAnswer>, called?: boolean }} PreviewRequest */
+/** A screen of the table that has an aim to preview (the match, the study).
+ * @typedef {{ previewRequest?: () => PreviewRequest | null, alive: () => boolean, busy: () => boolean,
+ *   render: () => void }} PreviewMode */
+
 const KEY = "kaisa.aids";
+/** @type {Level[]} */
 const LEVELS = ["full", "line", "none"];
 const DELAY = 250; // ms after the last change of aim, call or power
 
+/** @param {unknown} value @returns {value is Level} */
+function isLevel(value) {
+  return LEVELS.some((l) => l === value);
+}
+
+/** @type {Level} */
 let current = "full";
 try {
   const stored = localStorage.getItem(KEY);
-  if (LEVELS.includes(stored)) current = stored;
+  if (isLevel(stored)) current = stored;
 } catch {
   // no storage: full aids for this page
 }
 
-let shown = null; // {key, preview}
-let pending = null; // {key, timer}
+/** @type {{ key: string, preview: Preview } | null} */
+let shown = null;
+/** @type {{ key: string, timer: ReturnType<typeof setTimeout> } | null} */
+let pending = null;
 let seq = 0;
+/** @type {Promise<void>} */
 let inflight = Promise.resolve();
 
 /** full: aim line, ghost ball, the object ball's line to its cushion or pocket, the inset and the preview;
- * line: the aim line to the first contact; none: the cue only. */
+ * line: the aim line to the first contact; none: the cue only. @returns {Level} */
 export function level() {
   return current;
 }
 
+/** @param {string} value a level; anything else is ignored */
 export function setLevel(value) {
-  if (!LEVELS.includes(value)) return;
+  if (!isLevel(value)) return;
   current = value;
   try {
     localStorage.setItem(KEY, value);
@@ -38,14 +61,16 @@ export function setLevel(value) {
 }
 
 /** The preview for `mode` (its previewRequest() gives {key, send}), or null while it is being asked for or
- * when the aids are not full. The mode is rendered again when the answer comes. */
+ * when the aids are not full. The mode is rendered again when the answer comes.
+ * @param {PreviewMode} mode @returns {Preview | null} */
 export function previewFor(mode) {
   const box = document.getElementById("preview-status");
   if (current !== "full" || !mode.previewRequest) {
     if (box) clear(box);
     return null;
   }
-  const request = mode.previewRequest();
+  const ask = () => (mode.previewRequest ? mode.previewRequest() : null);
+  const request = ask();
   if (!request) {
     if (box) clear(box);
     return null;
@@ -62,17 +87,19 @@ export function previewFor(mode) {
     key: request.key,
     timer: setTimeout(async () => {
       // the aim may have moved on, or a stroke begun, while the timer ran: ask only for the aim as it is now
-      const now = mode.alive() && !mode.busy() ? mode.previewRequest() : null;
+      const now = mode.alive() && !mode.busy() ? ask() : null;
       if (mine !== seq || !now || now.key !== request.key) return;
+      /** @type {Preview} */
       let preview;
-      let done;
+      /** @type {() => void} */
+      let done = () => {};
       inflight = new Promise((resolve) => {
         done = resolve;
       });
       try {
         preview = previewOf(await request.send(), request.called);
       } catch (error) {
-        preview = { paths: {}, text: error.message, pots: false, error: true };
+        preview = { paths: {}, text: error instanceof Error ? error.message : String(error), pots: false, error: true };
       } finally {
         done();
       }
@@ -102,6 +129,7 @@ export function clearPreview() {
   if (box) clear(box);
 }
 
+/** @param {HTMLElement} box */
 function clear(box) {
   box.textContent = "";
   delete box.dataset.state;
@@ -110,19 +138,22 @@ function clear(box) {
 /** The shown preview's line again, in the language just chosen. */
 export function retranslate() {
   const box = document.getElementById("preview-status");
-  if (box && shown && ["pots", "misses", "error"].includes(box.dataset.state)) showText(shown.preview);
+  if (box && shown && ["pots", "misses", "error"].includes(box.dataset.state || "")) showText(shown.preview);
 }
 
+/** @param {Preview} preview */
 function showText(preview) {
   const box = document.getElementById("preview-status");
-  if (!box || !preview) return;
+  if (!box) return;
   box.textContent = textOf(preview);
   box.dataset.state = preview.error ? "error" : preview.pots ? "pots" : "misses";
 }
 
-function textOf(preview) {
-  if (preview.error) return preview.text;
-  const points = preview.points;
+/** The preview's line under the table, in the page's language: the points the stroke would score (a real
+ * minus sign in Finnish) and whether the call goes in, is a foul, or is missing. @param {Preview} preview */
+export function textOf(preview) {
+  if (preview.error) return preview.text || "";
+  const points = preview.points || 0;
   const signed = points > 0 ? `+${points}` : String(points).replace("-", lang() === "fi" ? "−" : "-");
   if (preview.pots) return t("preview.pots", { points: signed });
   if (preview.foul) return t("preview.foul", { points: signed });
@@ -130,12 +161,16 @@ function textOf(preview) {
   return t("preview.misses", { points: signed });
 }
 
-function previewOf(answer, called = true) {
+/** The preview of a server's answer: each ball's path that moves (a ball that stays has one point and no path;
+ * a null sample, the ball gone, is left out) and the ruling's verdict.
+ * @param {PreviewAnswer} answer @returns {Preview} */
+export function previewOf(answer, called = true) {
   const record = answer.record || {};
   const tr = record.trajectories || { balls: {} };
+  /** @type {Record<string, Point[]>} */
   const paths = {};
   for (const [ball, samples] of Object.entries(tr.balls || {})) {
-    const points = samples.filter((p) => p);
+    const points = samples.filter((p) => p !== null);
     if (points.length > 1) paths[ball] = points;
   }
   const ruling = answer.ruling || {};
