@@ -127,3 +127,26 @@ def test_an_ordinary_stroke_takes_three_taps_and_no_scroll(
     # the break from hand: the page shows the hand's table first, and the call once the ball is placed
     from_hand = [c for c in counts if c["from_hand"]]
     assert all(c["taps"] <= 4 and c["scrolls"] == 0 for c in from_hand), counts
+
+
+def test_the_marker_pages_ruling_is_announced_once(live: Server, pages: Pages) -> None:  # noqa: F811
+    """The ruling box is a live region (a screen reader reads what changes in it): a new ruling changes it once, and
+    an update of the match that brings no new ruling (here another phone starting a break) leaves it alone."""
+    match_id, token = live.new_match(("Aino", "Eero"), clock="wall")
+    page = pages.open(390, 844, touch=True)
+    goto(page, f"{live.url}/club#/match/{match_id}/{token}")
+    expect(page.get_by_test_id("ruling")).to_have_attribute("aria-live", "polite")
+    page.evaluate(
+        """() => { window.rulingChanges = 0;
+                   new MutationObserver(() => window.rulingChanges++).observe(
+                     document.querySelector('[data-testid=ruling]'), { childList: true, subtree: true }); }"""
+    )
+    stroke(Marker(page), pot=True, from_hand=True)
+    expect(page.get_by_test_id("strokes")).to_have_attribute("data-count", "1")
+    expect(page.get_by_test_id("ruling")).to_contain_text("K")
+    assert page.evaluate("window.rulingChanges") == 1
+    shooter = live.view(match_id)["shooter"]
+    started = live.call("POST", f"/api/club/matches/{match_id}/break-start", {"cue_ball": shooter}, token)
+    assert started.is_success, started.text
+    expect(page.get_by_test_id("break-running")).to_be_visible()
+    assert page.evaluate("window.rulingChanges") == 1

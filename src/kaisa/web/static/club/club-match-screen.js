@@ -488,13 +488,19 @@ export function drawRest(page) {
 /** @param {MatchPage} page */
 function renderRuling(page) {
   const box = $("ruling");
-  box.replaceChildren();
   const respots = $("respots");
   respots.hidden = true;
   const last = page.last;
+  const block = last && last.outcome ? rulingBlock(last.outcome, { who: last.who, call: last.call }) : null;
+  const shown = block && block.childElementCount ? [el("h3", {}, t("club.lastRuling")), block] : [];
+  // the box is a live region: a screen reader reads what changes in it, so the same ruling drawn again (every
+  // stream update renders the page) is left alone, and only a new ruling (or another language) is announced
+  const text = shown.map((n) => n.textContent).join("\n");
+  if (box.dataset.said !== text) {
+    box.replaceChildren(...shown);
+    box.dataset.said = text;
+  }
   if (!last || !last.outcome) return;
-  const block = rulingBlock(last.outcome, { who: last.who, call: last.call });
-  if (block.childElementCount) box.append(el("h3", {}, t("club.lastRuling")), block);
   const ruling = last.outcome.ruling;
   if (!ruling || !Object.keys(ruling.respots || {}).length) return;
   respots.hidden = false;
