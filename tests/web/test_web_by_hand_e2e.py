@@ -13,7 +13,8 @@ from __future__ import annotations
 import math
 import random
 import re
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -24,6 +25,9 @@ from tests.web.test_web_e2e import WAIT, L, R, W, anim_count, goto, wait_for_ani
 
 live = e2e.live
 browser = e2e.browser
+# the advisor's and the aim helper's worker processes forked before Playwright starts (see test_web_e2e): forked
+# later they hold the Playwright driver's pipes, and closing the browser waits for them for ever
+_advisor_workers_started_first = e2e._advisor_workers_started_first
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -358,6 +362,204 @@ def test_a_person_pots_ten_ordinary_pots_by_dragging_the_aim_onto_the_drawn_wind
     )
     print(f"\nby eye at {size[0]}x{size[1]} ({'touch' if touch else 'mouse and keys'}): {potted}/10 potted ({detail})")
     assert potted >= 7, f"{potted} of 10 went in by eye: {detail}"
+
+
+# --- 2: a whole match against the computer by the page's controls ------------------------------------------------
+
+DEEP_SPEEDS = (0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.5)  # m/s
+DEEP_SPINS = ((0.0, 0.0), (0.0, 0.25), (0.0, -0.25), (0.0, 0.5), (0.0, -0.5))  # (side, follow)
+DEEP_SCANS = ((3.0, 0.04), (0.3, 0.01))  # degrees: half width and step, around each route's aim and the ghost-ball aim
+
+
+def deeper_pots(match: Any, call_text: str, stroke_json: dict[str, Any], table: dict[str, Any]) -> bool:
+    """Whether a deeper search than the aim helper's pots ``call_text`` in the match as it stands (an opened match
+    of the store): the window search of the players over every route the shot generator has for the call, the
+    ghost-ball aim and the person's own, at 10 speeds of 0.75-6.5 m/s and 5 spins, 3 degrees either way in steps of
+    0.04 degrees and 0.3 in steps of 0.01, with no budget (the helper's stops at 2500 simulations). A minute at
+    worst; it runs only where the helper said "not possible"."""
+    from kaisa.call import parse_call
+    from kaisa.model import Stroke
+    from kaisa.players.candidates import ShotCandidate
+    from kaisa.players.search import find_window
+    from kaisa.players.shots import generate
+
+    state, config = match.state, match.config
+    position, game = state.position, state.game
+    call, stroke = parse_call(call_text), Stroke.from_json(stroke_json)
+    start = position.without(game.shooter) if game.from_hand else position
+    cue = stroke.place if game.from_hand else position[game.shooter]
+    assert cue is not None
+    bases = [c.stroke.direction for c in generate(position, game, config.spec, cue=stroke.place) if c.call == call]
+    if call.ball in start:
+        # the ghost-ball aim of a direct pot, and the person's own
+        a, b = (j["point"] for j in table["pockets"][call.pocket.value]["jaws"])
+        mouth, obj = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), start[call.ball]
+        u = (mouth[0] - obj[0], mouth[1] - obj[1])
+        n = math.hypot(*u) or 1.0
+        ghost = (obj[0] - 2 * R * u[0] / n, obj[1] - 2 * R * u[1] / n)
+        bases.append(math.degrees(math.atan2(ghost[1] - cue[1], ghost[0] - cue[0])))
+    bases.append(stroke.direction)
+    for base in bases:
+        for side, follow in DEEP_SPINS:
+            for speed in DEEP_SPEEDS:
+                tried = replace(stroke, direction=base, speed=speed, side=side, follow=follow)
+                candidate = ShotCandidate(call, tried, 0.0, "person")
+                for scan in DEEP_SCANS:
+                    if find_window(start, candidate, game, *scan, config.spec, config.options) is not None:
+                        return True
+    return False
+
+
+def best_calls(position: dict[str, list[float]], cue: tuple[float, float], table: dict[str, Any]) -> list[str]:
+    """The calls a person sees first on the table: direct pots of a red or the kaisa, the paths of the cue ball
+    to the ghost ball and of the object ball to the mouth clear of the other balls, the thinnest cuts and the
+    shortest runs first."""
+    scored = []
+    for ball in ("R1", "R2", "K"):
+        if ball not in position:
+            continue
+        obj = xy(position[ball])
+        for pocket, data in table["pockets"].items():
+            a, b = (j["point"] for j in data["jaws"])
+            mouth = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            u = (mouth[0] - obj[0], mouth[1] - obj[1])
+            run = math.hypot(*u)
+            ghost = (obj[0] - 2 * R * u[0] / run, obj[1] - 2 * R * u[1] / run)
+            to_ghost = (ghost[0] - cue[0], ghost[1] - cue[1])
+            approach = math.hypot(*to_ghost)
+            if approach < 1e-6:
+                continue
+            cosine = (to_ghost[0] * u[0] + to_ghost[1] * u[1]) / (approach * run)
+            cut = math.degrees(math.acos(max(-1.0, min(1.0, cosine))))
+            if cut > 70:
+                continue
+            others = [xy(p) for k, p in position.items() if k != ball and math.dist(xy(p), cue) > 1e-6]
+            blocked = any(not segment_clear(q, cue, ghost, 2 * R) for q in others) or any(
+                not segment_clear(q, obj, mouth, 2 * R) for q in others
+            )
+            scored.append((blocked, cut / 15 + approach + 1.5 * run, f"{ball} {pocket}"))
+    return [call for *_, call in sorted(scored)]
+
+
+def progress(line: str) -> None:
+    """A line of the match as it is played (pytest -s shows it as it happens)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+PERSON_READY = """() => {
+  // the person's move on the screen: the summary, the choice of cue ball, W2's place, or a stroke to play
+  const shown = (id) => { const e = document.querySelector(`[data-testid=${id}]`); return Boolean(e && e.checkVisibility()); };
+  if (shown('summary')) return 'over';
+  if (document.querySelector('[data-testid^=choose-]:not([disabled])') && shown('choose-W1')) return 'choose';
+  if (shown('place-w2')) return 'place';
+  const shoot = document.querySelector('[data-testid=shoot]');
+  const table = document.querySelector('[data-testid=table]');
+  if (shown('shoot') && !shoot.disabled && table.dataset.animating === 'false' && shown('at-table-0')) return 'play';
+  return '';
+}"""
+
+
+def test_a_whole_match_against_the_computer_by_the_page_controls_never_refuses_a_call_that_pots(
+    live: e2e.LiveServer, browser: Browser
+) -> None:
+    """Against the beginner at 1440x900, by the page's controls alone: the lag with Shoot, the choice of cue ball,
+    then at each turn the call clicked on the table (the ball, then the pocket), "Aim at the called pot", Shoot,
+    until the match ends or the person has played 40 strokes. Every "not possible" of the aim helper is checked
+    with a deeper search on the same position: none may be for a call that pots; no console error."""
+    from kaisa.records.storage import open_store
+
+    page, errors = person(browser, DESKTOP, touch=False)
+    asked: list[dict[str, Any]] = []  # the aim helper's requests (the button's: deep), as the page sent them
+
+    def on_request(request: Any) -> None:
+        if request.method == "POST" and re.search(r"/api/matches/\d+/aim$", request.url):
+            body = request.post_data_json
+            if body.get("deep", True):
+                asked.append(body)
+
+    page.on("request", on_request)
+    store = open_store(f"sqlite:///{live.db}")
+    counts = {"strokes": 0, "aimed": 0, "not possible": 0, "potable refused": 0, "pots": 0}
+    refused: list[str] = []
+    try:
+        match_id = e2e.start_match_against(page, live, "Testaaja", "beginner")
+        table = page.evaluate("() => window.kaisa.table")
+        page.get_by_test_id("speed").fill("1.45")  # the lag's power, set on its slider
+        page.get_by_test_id("shoot").click()
+        expect(page.get_by_test_id("lag-result")).to_be_visible(timeout=WAIT)
+        waits = 0
+        while counts["strokes"] < 40:
+            page.wait_for_function(PERSON_READY, timeout=4 * WAIT)
+            ready = page.evaluate(PERSON_READY)
+            view = live.api("GET", f"/api/matches/{match_id}")
+            if ready == "over" or view["phase"] == "over":
+                break
+            if view["computer_to_move"] or view["to_move"] != 0:
+                waits += 1  # the page has yet to ask for the computer's move
+                assert waits < 600, f"the page looks ready ({ready}) but the match waits for the computer: {view}"
+                page.wait_for_timeout(200)
+                continue
+            waits = 0
+            if ready == "choose":
+                page.get_by_test_id("choose-W1").click()
+                continue
+            if ready == "place":
+                page.get_by_test_id("place-w2").click()
+                continue
+            page.evaluate("() => window.scrollTo(0, 0)")
+            balls = {k: list(v) for k, v in view["position"]["balls"].items()}
+            start = cue(page)
+            call = ""
+            for call in best_calls(
+                {k: v for k, v in balls.items() if k != view["shooter"]} | {"W": list(start)}, start, table
+            )[:3]:
+                ball, pocket = call.split()
+                page.mouse.click(*client(page, xy(balls[ball])))
+                page.mouse.click(*client(page, xy(table["pockets"][pocket]["capture"]["centre"])))
+                if page.get_by_test_id("call-text").input_value() != call:  # a ball in a pocket's hole: the lists
+                    page.get_by_test_id("call-ball").select_option(ball)
+                    page.get_by_test_id("call-pocket").select_option(pocket)
+                expect(page.get_by_test_id("call-text")).to_have_value(call)
+                status = page.get_by_test_id("call-status")
+                expect(status).to_have_attribute("data-state", re.compile("^(ok|warn|error)$"), timeout=WAIT)
+                if status.get_attribute("data-state") == "ok":
+                    break
+            before = len(asked)
+            page.get_by_test_id("aim-call").click()
+            aim_status = page.get_by_test_id("aim-status")
+            expect(aim_status).to_have_attribute("data-state", re.compile("^(ok|none|error)$"), timeout=4 * WAIT)
+            said = aim_status.get_attribute("data-state")
+            counts["aimed"] += 1
+            assert said != "error", f"the aim helper failed on {call}: {aim_status.inner_text()}"
+            progress(f"stroke {view['strokes'] + 1}: {call} -> {said} ({aim_status.inner_text()})")
+            if said == "none":
+                counts["not possible"] += 1
+                assert len(asked) > before, "the aim helper answered without asking the server"
+                body = asked[-1]
+                pots = deeper_pots(store.open_match(match_id), body["call"], body["stroke"], table)
+                progress(f"  the deeper search: {'it pots' if pots else 'nothing pots'}")
+                if pots:
+                    counts["potable refused"] += 1
+                    refused.append(f"stroke {view['strokes'] + 1}: {body['call']} {body['stroke']}")
+            frames = anim_count(page)
+            page.get_by_test_id("shoot").click()
+            wait_for_animation(page, frames)
+            counts["strokes"] += 1
+            ruling = page.get_by_test_id("ruling")
+            expect(ruling).to_have_attribute("data-legal-pot", re.compile("^(true|false)$"), timeout=WAIT)
+            counts["pots"] += ruling.get_attribute("data-legal-pot") == "true"
+        view = live.api("GET", f"/api/matches/{match_id}")
+    finally:
+        page.context.close()
+        store.close()
+    print(
+        f"\nmatch against the beginner by the page's controls: {counts['strokes']} strokes of the person"
+        f" ({counts['pots']} potted), the match {view['phase']} at {view['scores']}; the aim helper asked"
+        f" {counts['aimed']} times, said 'not possible' {counts['not possible']} times, for calls a deeper search"
+        f" pots {counts['potable refused']} times {refused}"
+    )
+    assert not errors, errors
+    assert counts["potable refused"] == 0, refused
 
 
 # --- 3: the same pull, the same power ------------------------------------------------------------------------------
