@@ -374,14 +374,16 @@ DEEP_SCANS = ((3.0, 0.04), (0.3, 0.01))  # degrees: half width and step, around 
 def deeper_pots(match: Any, call_text: str, stroke_json: dict[str, Any], table: dict[str, Any]) -> bool:
     """Whether a deeper search than the aim helper's pots ``call_text`` in the match as it stands (an opened match
     of the store): the window search of the players over every route the shot generator has for the call, the
-    ghost-ball aim and the person's own, at 10 speeds of 0.75-6.5 m/s and 5 spins, 3 degrees either way in steps of
-    0.04 degrees and 0.3 in steps of 0.01, with no budget (the helper's stops at 2500 simulations). A minute at
-    worst; it runs only where the helper said "not possible"."""
+    ghost-ball aim and the person's own, at the helper's speeds and spins and :data:`DEEP_SPEEDS` and
+    :data:`DEEP_SPINS` besides, 3 degrees either way in steps of 0.04 degrees and 0.3 in steps of 0.01 (the
+    helper's scans within these), with no budget (the helper's stops at 2500 simulations). A minute at worst; it
+    runs only where the helper said "not possible"."""
     from kaisa.call import parse_call
     from kaisa.model import Stroke
     from kaisa.players.candidates import ShotCandidate
     from kaisa.players.search import find_window
     from kaisa.players.shots import generate
+    from kaisa.session import AIM_SPEEDS, AIM_SPINS
 
     state, config = match.state, match.config
     position, game = state.position, state.game
@@ -389,7 +391,8 @@ def deeper_pots(match: Any, call_text: str, stroke_json: dict[str, Any], table: 
     start = position.without(game.shooter) if game.from_hand else position
     cue = stroke.place if game.from_hand else position[game.shooter]
     assert cue is not None
-    bases = [c.stroke.direction for c in generate(position, game, config.spec, cue=stroke.place) if c.call == call]
+    routes = [c.stroke for c in generate(position, game, config.spec, cue=stroke.place) if c.call == call]
+    bases = [r.direction for r in routes]
     if call.ball in start:
         # the ghost-ball aim of a direct pot, and the person's own
         a, b = (j["point"] for j in table["pockets"][call.pocket.value]["jaws"])
@@ -399,9 +402,12 @@ def deeper_pots(match: Any, call_text: str, stroke_json: dict[str, Any], table: 
         ghost = (obj[0] - 2 * R * u[0] / n, obj[1] - 2 * R * u[1] / n)
         bases.append(math.degrees(math.atan2(ghost[1] - cue[1], ghost[0] - cue[0])))
     bases.append(stroke.direction)
+    bases = [d for i, d in enumerate(bases) if all(abs((d - e + 540) % 360 - 180) > 0.5 for e in bases[:i])]
+    speeds = sorted({*DEEP_SPEEDS, *AIM_SPEEDS, stroke.speed, *(r.speed for r in routes)})
+    spins = [(stroke.side, stroke.follow), *(s for s in (*DEEP_SPINS, *AIM_SPINS) if s != (stroke.side, stroke.follow))]
     for base in bases:
-        for side, follow in DEEP_SPINS:
-            for speed in DEEP_SPEEDS:
+        for side, follow in dict.fromkeys(spins):
+            for speed in speeds:
                 tried = replace(stroke, direction=base, speed=speed, side=side, follow=follow)
                 candidate = ShotCandidate(call, tried, 0.0, "person")
                 for scan in DEEP_SCANS:
@@ -479,7 +485,7 @@ def test_a_whole_match_against_the_computer_by_the_page_controls_never_refuses_a
 
     page.on("request", on_request)
     store = open_store(f"sqlite:///{live.db}")
-    counts = {"strokes": 0, "aimed": 0, "not possible": 0, "potable refused": 0, "pots": 0}
+    counts = {"strokes": 0, "aimed": 0, "not possible": 0, "potable refused": 0, "pots": 0, "checked": 0}
     refused: list[str] = []
     try:
         match_id = e2e.start_match_against(page, live, "Testaaja", "beginner")
@@ -532,6 +538,10 @@ def test_a_whole_match_against_the_computer_by_the_page_controls_never_refuses_a
             counts["aimed"] += 1
             assert said != "error", f"the aim helper failed on {call}: {aim_status.inner_text()}"
             progress(f"stroke {view['strokes'] + 1}: {call} -> {said} ({aim_status.inner_text()})")
+            if said == "ok" and not counts["checked"]:
+                # the deeper search finds what the helper found (it can say "it pots": the count below means something)
+                assert deeper_pots(store.open_match(match_id), asked[-1]["call"], asked[-1]["stroke"], table), call
+                counts["checked"] += 1
             if said == "none":
                 counts["not possible"] += 1
                 assert len(asked) > before, "the aim helper answered without asking the server"
