@@ -13,40 +13,57 @@ export function currentAim() {
   return aim || null;
 }
 
-/** Drags on the table: a draggable ball moves; from the cue ball pulls back the cue (power); near the aim
- * line turns the aim finely (0.02° a pixel, Shift 0.002°: the sensitivity falls near the aim); elsewhere the
- * aim points at the pointer. A click calls a ball or a pocket. */
+/** Pixels around the cue ball's centre that are on it at any size (a fingertip on a phone's small table). */
+const CUE_GRAB_PX = 12;
+/** Pixels across the aim line, behind the cue ball, where a press takes the cue (a pull for power). */
+const CUE_LINE_PX = 22;
+/** Pixels across the aim line, in front of the cue ball, where a press turns the aim finely. */
+const FINE_LINE_PX = 18;
+
+/** Drags on the table, the same rule at every size (what is near is measured in screen pixels, the pull in
+ * metres on the table):
+ * - on a ball the mode lets move (the study's balls, a ball in hand, W2's place, a lag ball): the ball moves,
+ *   whichever way it is dragged; the cue ball counts as pressed within 12 px of its centre however small the
+ *   table is drawn;
+ * - on the cue ball where it may not be moved (within 2.2 ball radii, or 12 px), or behind the cue ball on the
+ *   aim line (within 22 px of the line): the cue is pulled back, and the power follows how far (0.5 m of pull is
+ *   full power). So where the cue ball moves (the study), the power comes from a pull that starts behind the
+ *   ball, off it, or from the power bar;
+ * - in front of it near the aim line (18 px): the aim turns finely (0.02° a pixel, Shift 0.002°);
+ * - elsewhere the aim points at the pointer. A click calls a ball or a pocket. */
 export function installPointer(canvas) {
   let gesture = null;
   canvas.addEventListener("pointerdown", (event) => {
     const mode = app.mode;
     if (!mode || app.view.animating || (mode.busy && mode.busy())) return;
     const p = app.view.eventPoint(event);
-    const ball = mode.draggableAt ? mode.draggableAt(p) : null;
+    const aim = currentAim();
+    const scale = app.view.scale;
+    const R = app.view.geo.R;
+    const fromCue = aim ? Math.hypot(p[0] - aim.from[0], p[1] - aim.from[1]) * scale : Infinity; // px
+    const cueMoves = Boolean(aim && mode.draggableAt && mode.draggableAt(aim.from) === aim.ball);
+    let ball = mode.draggableAt ? mode.draggableAt(p) : null;
+    // the cue ball pressed on where the mode lets it move: it moves (within a fingertip's reach on a small table)
+    if (!ball && cueMoves && fromCue <= Math.max(CUE_GRAB_PX, R * scale)) ball = aim.ball;
     const origin = ball ? app.view.balls[ball] : null;
     gesture = { ball, start: [event.clientX, event.clientY], moved: false, offset: origin ? [origin[0] - p[0], origin[1] - p[1]] : [0, 0] };
-    // a cue ball that may be both moved and pulled back from (the study): the first move decides (straight back
-    // from the aim pulls the cue, any other way moves the ball)
-    gesture.either = Boolean(ball && mode.aimAt && mode.pullsFrom && mode.pullsFrom(ball) && currentAim());
-    const aim = ball && !gesture.either ? null : currentAim();
-    if (aim && mode.aimAt) {
-      const g = app.view.geo;
-      const scale = app.view.scale;
+    if (!ball && aim && mode.aimAt) {
       const d = [Math.cos((aim.direction * Math.PI) / 180), Math.sin((aim.direction * Math.PI) / 180)];
       const rel = [p[0] - aim.from[0], p[1] - aim.from[1]];
       const along = rel[0] * d[0] + rel[1] * d[1];
       const across = Math.abs(rel[0] * d[1] - rel[1] * d[0]);
-      if (Math.hypot(rel[0], rel[1]) < g.R * 2.2 || (along < 0 && across * scale < 22)) {
-        gesture.kind = "pull"; // from the cue ball, or on the cue behind it
+      const onFixedCue = !cueMoves && fromCue <= Math.max(CUE_GRAB_PX, 2.2 * R * scale);
+      if (onFixedCue || (along < 0 && across * scale < CUE_LINE_PX)) {
+        gesture.kind = "pull"; // on a cue ball that stays where it is, or on the cue behind the cue ball
         gesture.aim = aim;
-      } else if (along > 0 && across * scale < 18) {
+      } else if (along > 0 && across * scale < FINE_LINE_PX) {
         gesture.kind = "fine";
         gesture.aim = aim;
         gesture.direction = aim.direction;
         gesture.point = p;
       }
     }
-    if (ball && !gesture.either) app.view.overlay.dragging = ball;
+    if (ball) app.view.overlay.dragging = ball;
     canvas.setPointerCapture(event.pointerId);
     event.preventDefault();
   });
@@ -54,17 +71,6 @@ export function installPointer(canvas) {
     if (!gesture || !app.mode) return;
     if (!gesture.moved && Math.hypot(event.clientX - gesture.start[0], event.clientY - gesture.start[1]) < 4) return;
     const p = app.view.eventPoint(event);
-    if (!gesture.moved && gesture.either) {
-      const a = gesture.aim;
-      const d = [Math.cos((a.direction * Math.PI) / 180), Math.sin((a.direction * Math.PI) / 180)];
-      const from = app.view.eventPoint({ clientX: gesture.start[0], clientY: gesture.start[1] });
-      const move = [p[0] - from[0], p[1] - from[1]];
-      if (-(move[0] * d[0] + move[1] * d[1]) > 0.7 * Math.hypot(move[0], move[1])) gesture.ball = null; // back: pull
-      else {
-        gesture.kind = null;
-        app.view.overlay.dragging = gesture.ball;
-      }
-    }
     gesture.moved = true;
     if (gesture.ball) app.mode.dragTo(gesture.ball, [p[0] + gesture.offset[0], p[1] + gesture.offset[1]]);
     else if (gesture.kind === "pull") {
@@ -88,7 +94,7 @@ export function installPointer(canvas) {
     gesture = null;
     app.view.overlay.dragging = null;
     app.view.overlay.pull = null;
-    if (!g.moved && g.kind === "pull" && !g.either) return app.view.draw();
+    if (!g.moved && g.kind === "pull") return app.view.draw();
     if (!g.moved && app.mode.click) app.mode.click(p, g.ball);
     else if (g.ball && app.mode.dragEnd) app.mode.dragEnd(g.ball);
     app.view.draw();
