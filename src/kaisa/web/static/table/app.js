@@ -4,7 +4,7 @@
 // this one (match.js, replay.js, study.js, start.js); what they share is in state.js, page.js and layout.js.
 
 import { app } from "./state.js";
-import { $, ANIM_KEY, animSpeed, clearMessage, show, showError } from "./page.js";
+import { $, ANIM_KEY, animSpeed, clearMessage, formOf, input, select, show, showError } from "./page.js";
 import { fitTable } from "./layout.js";
 import { installPointer } from "./canvas-input.js";
 import { renderAimStatus, screenSense } from "./aim-helper.js";
@@ -20,6 +20,10 @@ import { applyLabels, onLangChange, setLang, setPlayerKinds, t } from "../shared
 import * as sound from "../shared/sound.js";
 import { TableView } from "../shared/table.js";
 
+/** @typedef {import("./state.js").Point} Point @typedef {import("./state.js").TableJson} TableJson */
+/** @typedef {import("./state.js").PlayerKind} PlayerKind @typedef {import("./state.js").Schemas} Schemas */
+/** @typedef {Schemas["kaisa__web__schemas__PlayerIn"]} PlayerIn */
+
 const HINT_KEY = "kaisa.hintLevel";
 
 // --- routing -------------------------------------------------------------------------------------------------
@@ -34,14 +38,17 @@ async function route() {
   const hash = location.hash || "#/";
   let m;
   if ((m = hash.match(/^#\/match\/(\d+)$/))) {
-    app.mode = new MatchMode(Number(m[1]));
-    await app.mode.enter();
+    const mode = new MatchMode(Number(m[1]));
+    app.mode = mode;
+    await mode.enter();
   } else if ((m = hash.match(/^#\/replay\/(\d+)(?:\/(-?\d+))?$/))) {
-    app.mode = new ReplayMode(Number(m[1]), m[2] === undefined ? -1 : Number(m[2]));
-    await app.mode.enter();
+    const mode = new ReplayMode(Number(m[1]), m[2] === undefined ? -1 : Number(m[2]));
+    app.mode = mode;
+    await mode.enter();
   } else if (hash === "#/study") {
-    app.mode = new StudyMode();
-    app.mode.enter();
+    const mode = new StudyMode();
+    app.mode = mode;
+    mode.enter();
   } else if (hash === "#/history") {
     await enterHistory();
   } else {
@@ -53,7 +60,9 @@ async function route() {
 // --- start-up ------------------------------------------------------------------------------------------------
 
 function wire() {
-  for (const button of document.querySelectorAll("[data-lang]")) button.addEventListener("click", () => setLang(button.dataset.lang));
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    if (button instanceof HTMLElement) button.addEventListener("click", () => setLang(button.dataset.lang || ""));
+  }
   onLangChange(() => {
     app.stroke.render();
     app.call.renderStatus();
@@ -69,43 +78,52 @@ function wire() {
   $("take-break").addEventListener("click", () => app.mode && app.mode.startBreak && app.mode.startBreak());
   $("aim-call").addEventListener("click", () => app.mode && app.mode.aimCall && app.mode.aimCall());
   $("skip-anim").addEventListener("click", () => app.view.skip());
-  const speed = $("anim-speed");
+  const speed = select("anim-speed");
   speed.value = String(animSpeed());
   if (!speed.value) speed.value = "1";
   speed.addEventListener("change", () => localStorage.setItem(ANIM_KEY, speed.value));
   $("advise").addEventListener("click", () => app.mode instanceof StudyMode && app.mode.advise());
   $("study-back").addEventListener("click", () => app.mode instanceof StudyMode && app.mode.back());
   $("study-reset").addEventListener("click", () => app.mode instanceof StudyMode && app.mode.reset());
-  $("study-shooter").addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setShooter(e.target.value));
+  const shooter = select("study-shooter");
+  shooter.addEventListener("change", () => app.mode instanceof StudyMode && app.mode.setShooter(shooter.value));
   for (const b of ["W1", "W2"]) {
-    $(`study-hand-${b}`).addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setHand(b, e.target.checked));
-    $(`study-score-${b}`).addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setScore(b, e.target.value));
+    const hand = input(`study-hand-${b}`);
+    hand.addEventListener("change", () => app.mode instanceof StudyMode && app.mode.setHand(b, hand.checked));
+    const score = input(`study-score-${b}`);
+    score.addEventListener("change", () => app.mode instanceof StudyMode && app.mode.setScore(b, score.value));
   }
-  $("study-opening").addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setOpening(e.target.checked));
-  $("study-twice").addEventListener("change", (e) => app.mode instanceof StudyMode && app.mode.setTwice(e.target.checked));
+  const opening = input("study-opening");
+  opening.addEventListener("change", () => app.mode instanceof StudyMode && app.mode.setOpening(opening.checked));
+  const twice = input("study-twice");
+  twice.addEventListener("change", () => app.mode instanceof StudyMode && app.mode.setTwice(twice.checked));
   $("hint").addEventListener("click", () => app.mode instanceof MatchMode && app.mode.askHint());
-  const hintLevel = $("hint-level");
+  const hintLevel = select("hint-level");
   hintLevel.value = localStorage.getItem(HINT_KEY) || "club";
   hintLevel.addEventListener("change", () => localStorage.setItem(HINT_KEY, hintLevel.value));
   $("replay-next").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.next());
   $("replay-prev").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(app.mode.index - 1));
   $("replay-first").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.go(-1));
   $("replay-play").addEventListener("click", () => app.mode instanceof ReplayMode && app.mode.playAll());
-  $("replay-scrub").addEventListener("input", (e) => app.mode instanceof ReplayMode && app.mode.goStroke(Number(e.target.value)));
+  const scrub = input("replay-scrub");
+  scrub.addEventListener("input", () => app.mode instanceof ReplayMode && app.mode.goStroke(Number(scrub.value)));
 
-  const form = $("form-computer");
+  const form = formOf("form-computer");
   form.level.addEventListener("change", describeLevel);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const name = form.name.value.trim() || t("start.defaultName");
     localStorage.setItem(NAME_KEY, name);
+    /** @type {PlayerIn} */
     const me = { name, kind: "human" };
-    const level = form.level.value;
+    // the levels offered are the server's own kinds (/api/players)
+    const level = /** @type {PlayerIn["kind"]} */ (form.level.value);
     // stored under its level's id, shown by the level's name in the language of whoever looks (playerName)
+    /** @type {PlayerIn} */
     const bot = { name: `${level[0].toUpperCase()}${level.slice(1)}`, kind: level };
     createMatch(form.second.checked ? [bot, me] : [me, bot], form.clock.checked, form.seed.value);
   });
-  const two = $("form-two");
+  const two = formOf("form-two");
   two.addEventListener("submit", (event) => {
     event.preventDefault();
     createMatch(
@@ -119,9 +137,10 @@ function wire() {
   });
 
   document.addEventListener("keydown", onKey);
-  $("aids").value = aids.level();
-  $("aids").addEventListener("change", (e) => {
-    aids.setLevel(e.target.value);
+  const aidLevel = select("aids");
+  aidLevel.value = aids.level();
+  aidLevel.addEventListener("change", () => {
+    aids.setLevel(aidLevel.value);
     if (app.mode && app.mode.render) app.mode.render();
   });
   const soundButton = $("sound-toggle");
@@ -159,9 +178,12 @@ async function main() {
   app.stroke = new StrokeControls(() => app.mode && app.mode.onStrokeChange && app.mode.onStrokeChange());
   app.stroke.screenSense = screenSense;
   app.call = new CallControls(() => app.mode && app.mode.render && app.mode.render());
-  app.call.where = () => (app.mode && app.mode.callWhere ? app.mode.callWhere() : {});
+  // where a call is checked (a match or the study's position); Object.assign: CallControls declares no `where`
+  // until controls.js is typed
+  Object.assign(app.call, { where: () => (app.mode && app.mode.callWhere ? app.mode.callWhere() : {}) });
   wire();
   try {
+    /** @type {[TableJson, Record<string, PlayerKind>]} */
     const [table, players] = await Promise.all([api.table(), api.players()]);
     app.table = table;
     app.players = players;
@@ -170,12 +192,13 @@ async function main() {
     showError(error);
     return;
   }
-  app.view = new TableView($("table"), app.table);
+  app.view = new TableView($("table", HTMLCanvasElement), app.table);
   installPointer(app.view.canvas);
   // for tests and the console: where a table point (metres) is in the window
-  window.kaisa = {
+  /** @type {Window & { kaisa?: object }} */ (window).kaisa = {
     table: app.table,
     balls: () => ({ ...app.view.balls }),
+    /** @param {Point} p */
     toClient(p) {
       const rect = app.view.canvas.getBoundingClientRect();
       const [x, y] = app.view.toPx(p);

@@ -4,10 +4,17 @@
 import { app } from "./state.js";
 import { normaliseDirection } from "./controls.js";
 
+/** @typedef {import("./state.js").Point} Point @typedef {import("./state.js").DrawnAim} DrawnAim */
+/** A press on the canvas being followed: the ball it moves (null: none), or what it does to the aim (`kind`:
+ * "pull" the cue, "fine" turning from `direction` as the pointer leaves `point`); where it started (client px).
+ * @typedef {{ ball: string | null, start: Point, moved: boolean, offset: Point, kind?: "pull" | "fine",
+ *   aim?: DrawnAim, direction?: number, point?: Point }} Gesture */
+
 // --- the canvas: dragging, aiming, clicking --------------------------------------------------------------
 
 /** The aim the pointer works on: the cue ball and the direction drawn (null when nothing is being aimed). */
 export function currentAim() {
+  /** @type {DrawnAim[]} */
   const aims = (app.view.overlay && app.view.overlay.aims) || [];
   const aim = aims.find((a) => !a.faint);
   return aim || null;
@@ -31,7 +38,8 @@ const FINE_LINE_PX = 18;
  *   ball, off it, or from the power bar;
  * - in front of it near the aim line (18 px): the aim turns finely (0.02° a pixel, Shift 0.002°);
  * - elsewhere the aim points at the pointer. A click calls a ball or a pocket. */
-export function installPointer(canvas) {
+export function installPointer(/** @type {HTMLCanvasElement} */ canvas) {
+  /** @type {Gesture | null} */
   let gesture = null;
   canvas.addEventListener("pointerdown", (event) => {
     const mode = app.mode;
@@ -44,9 +52,11 @@ export function installPointer(canvas) {
     const cueMoves = Boolean(aim && mode.draggableAt && mode.draggableAt(aim.from) === aim.ball);
     let ball = mode.draggableAt ? mode.draggableAt(p) : null;
     // the cue ball pressed on where the mode lets it move: it moves (within a fingertip's reach on a small table)
-    if (!ball && cueMoves && fromCue <= Math.max(CUE_GRAB_PX, R * scale)) ball = aim.ball;
+    if (!ball && aim && cueMoves && fromCue <= Math.max(CUE_GRAB_PX, R * scale)) ball = aim.ball;
     const origin = ball ? app.view.balls[ball] : null;
-    gesture = { ball, start: [event.clientX, event.clientY], moved: false, offset: origin ? [origin[0] - p[0], origin[1] - p[1]] : [0, 0] };
+    /** @type {Gesture} */
+    const started = { ball, start: [event.clientX, event.clientY], moved: false, offset: origin ? [origin[0] - p[0], origin[1] - p[1]] : [0, 0] };
+    gesture = started;
     if (!ball && aim && mode.aimAt) {
       const d = [Math.cos((aim.direction * Math.PI) / 180), Math.sin((aim.direction * Math.PI) / 180)];
       const rel = [p[0] - aim.from[0], p[1] - aim.from[1]];
@@ -54,13 +64,13 @@ export function installPointer(canvas) {
       const across = Math.abs(rel[0] * d[1] - rel[1] * d[0]);
       const onFixedCue = !cueMoves && fromCue <= Math.max(CUE_GRAB_PX, 2.2 * R * scale);
       if (onFixedCue || (along < 0 && across * scale < CUE_LINE_PX)) {
-        gesture.kind = "pull"; // on a cue ball that stays where it is, or on the cue behind the cue ball
-        gesture.aim = aim;
+        started.kind = "pull"; // on a cue ball that stays where it is, or on the cue behind the cue ball
+        started.aim = aim;
       } else if (along > 0 && across * scale < FINE_LINE_PX) {
-        gesture.kind = "fine";
-        gesture.aim = aim;
-        gesture.direction = aim.direction;
-        gesture.point = p;
+        started.kind = "fine";
+        started.aim = aim;
+        started.direction = aim.direction;
+        started.point = p;
       }
     }
     if (ball) app.view.overlay.dragging = ball;
@@ -71,25 +81,25 @@ export function installPointer(canvas) {
     if (!gesture || !app.mode) return;
     if (!gesture.moved && Math.hypot(event.clientX - gesture.start[0], event.clientY - gesture.start[1]) < 4) return;
     const p = app.view.eventPoint(event);
-    gesture.moved = true;
-    if (gesture.ball) app.mode.dragTo(gesture.ball, [p[0] + gesture.offset[0], p[1] + gesture.offset[1]]);
-    else if (gesture.kind === "pull") {
-      pullTo(gesture.aim, p);
+    const g = gesture;
+    g.moved = true;
+    if (g.ball) {
+      if (app.mode.dragTo) app.mode.dragTo(g.ball, [p[0] + g.offset[0], p[1] + g.offset[1]]);
+    } else if (g.kind === "pull" && g.aim) {
+      pullTo(g.aim, p);
       app.view.overlay.pull = { speed: app.stroke.value.speed };
-    } else if (gesture.kind === "fine") {
-      const a = gesture.aim;
-      const n = [-Math.sin((gesture.direction * Math.PI) / 180), Math.cos((gesture.direction * Math.PI) / 180)];
-      const moved = ((p[0] - gesture.point[0]) * n[0] + (p[1] - gesture.point[1]) * n[1]) * app.view.scale;
+    } else if (g.kind === "fine" && g.direction !== undefined && g.point) {
+      const n = [-Math.sin((g.direction * Math.PI) / 180), Math.cos((g.direction * Math.PI) / 180)];
+      const moved = ((p[0] - g.point[0]) * n[0] + (p[1] - g.point[1]) * n[1]) * app.view.scale;
       const gain = event.shiftKey ? 0.002 : 0.02;
-      app.stroke.set({ direction: normaliseDirection(gesture.direction + moved * gain) });
-      void a;
+      app.stroke.set({ direction: normaliseDirection(g.direction + moved * gain) });
     } else if (app.mode.aimAt) app.mode.aimAt(p);
   });
-  const end = (event) => {
+  const end = (/** @type {PointerEvent} */ event) => {
     if (!gesture || !app.mode) return;
     const p = app.view.eventPoint(event);
     // the power is where the pull was let go (a touch screen may send its last move well before the release)
-    if (gesture.kind === "pull" && gesture.moved && !gesture.ball) pullTo(gesture.aim, p);
+    if (gesture.kind === "pull" && gesture.aim && gesture.moved && !gesture.ball) pullTo(gesture.aim, p);
     const g = gesture;
     gesture = null;
     app.view.overlay.dragging = null;
@@ -107,7 +117,7 @@ export function installPointer(canvas) {
 }
 
 /** The power from how far the cue is pulled back behind the cue ball to table point `p` (metres along the aim,
- * the same for a finger and a mouse): 0.5 m of pull is full power. */
+ * the same for a finger and a mouse): 0.5 m of pull is full power. @param {DrawnAim} aim @param {Point} p */
 export function pullTo(aim, p) {
   const d = [Math.cos((aim.direction * Math.PI) / 180), Math.sin((aim.direction * Math.PI) / 180)];
   const back = -((p[0] - aim.from[0]) * d[0] + (p[1] - aim.from[1]) * d[1]);

@@ -8,6 +8,9 @@ import { MatchMode } from "./match.js";
 import { normaliseDirection } from "./controls.js";
 import * as sound from "../shared/sound.js";
 
+const button = (/** @type {string} */ id) => $(id, HTMLButtonElement);
+
+/** Open or close the help (`open` undefined: the other way). @param {boolean} [open] */
 export function toggleHelp(open) {
   const help = $("help");
   help.hidden = open === undefined ? !help.hidden : !open;
@@ -15,8 +18,8 @@ export function toggleHelp(open) {
 }
 
 /** The keys of the table: arrows aim (Shift fine, Alt coarse) and set the power, Space or Enter shoots. */
-export function onKey(event) {
-  const tag = (event.target && event.target.tagName) || "";
+export function onKey(/** @type {KeyboardEvent} */ event) {
+  const tag = event.target instanceof Element ? event.target.tagName : "";
   if (event.key === "Escape") {
     show("help", false);
     show("summary", false);
@@ -42,13 +45,13 @@ export function onKey(event) {
     app.stroke.set({ speed: Math.round((v.speed + step) * 100) / 100 });
     event.preventDefault();
   } else if ((event.key === " " || event.key === "Enter") && tag !== "BUTTON" && tag !== "A") {
-    const shoot = $("shoot");
+    const shoot = button("shoot");
     if (!shoot.hidden && !shoot.disabled && !$("shoot-row").hidden && app.mode.shoot) app.mode.shoot();
     event.preventDefault();
   } else if (event.key === "a" || event.key === "A") {
-    if (app.mode.aimCall && !$("aim-call").disabled && !$("call-controls").hidden) app.mode.aimCall();
+    if (app.mode.aimCall && !button("aim-call").disabled && !$("call-controls").hidden) app.mode.aimCall();
   } else if ((event.key === "h" || event.key === "H") && app.mode instanceof MatchMode) {
-    if (!$("hint").hidden && !$("hint").disabled) app.mode.askHint();
+    if (!$("hint").hidden && !button("hint").disabled) app.mode.askHint();
   } else if (event.key === "m" || event.key === "M") {
     sound.setOn(!sound.isOn());
     if (app.showSound) app.showSound();

@@ -4,13 +4,20 @@
 import { app } from "./state.js";
 import { $, show } from "./page.js";
 
+/** The sticky bar at the top of the page. */
+function topbar() {
+  const bar = document.querySelector(".topbar");
+  if (!(bar instanceof HTMLElement)) throw new Error(".topbar: no such element");
+  return bar;
+}
+
 /** Scroll the page so that `node` is in view between the top bar and a phone's fixed Shoot bar, with as much
- * of the table above it as fits (a hint is read beside its drawing). */
+ * of the table above it as fits (a hint is read beside its drawing). @param {HTMLElement} node */
 export function reveal(node) {
   const own = node.getBoundingClientRect();
   const table = $("table-wrap").getBoundingClientRect();
   const bottom = footTop();
-  const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const top = topbar().getBoundingClientRect().bottom;
   const above = table.bottom <= own.top + 1; // a phone: the table is right above the panel
   if (above && own.bottom - table.top <= bottom - top) {
     window.scrollBy({ top: table.top - top - 4 }); // the table and the node both
@@ -32,7 +39,7 @@ export const AT_TABLE = new Set(["lag", "shootout-lag", "place-w2", "play", "sho
 export function keepTableInView() {
   if (!app.view || window.innerWidth >= 820 || $("screen-table").hidden) return;
   const rect = app.view.canvas.getBoundingClientRect();
-  const top = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  const top = topbar().getBoundingClientRect().bottom;
   const bottom = footTop();
   if (rect.top >= top && rect.bottom <= bottom) return;
   window.scrollBy({ top: rect.top - top - 2, behavior: "instant" });
@@ -47,7 +54,7 @@ export function fitTable() {
   if (!app.view) return;
   const wrap = $("table-wrap");
   const screen = $("screen-table");
-  const top = document.querySelector(".topbar").offsetHeight;
+  const top = topbar().offsetHeight;
   const g = app.view.geo;
   const frame = 0.27; // m of frame around the bed, both sides together
   const wide = window.innerWidth >= 1180;
@@ -78,7 +85,8 @@ export function fitTable() {
 // --- a phone's dock -------------------------------------------------------------------------------------------
 
 /** The nodes a phone's dock holds, each with the dock row it goes to (null: the dock itself, in this order). */
-export const DOCKED = [
+/** @type {[string, string | null][]} */
+const DOCKED = [
   ["prompt", null],
   ["phase-actions", null],
   ["call-quick", "dock-call"],
@@ -86,7 +94,8 @@ export const DOCKED = [
   ["power-bar", "dock-power"],
   ["shoot-row", null],
 ];
-export const homes = new Map(); // node id -> the comment that marks its place outside the dock
+/** @type {Map<string, Comment>} */
+const homes = new Map(); // node id -> the comment that marks its place outside the dock
 
 /** Below 820 px the shot's controls go to the dock at the foot of the screen (so the table, the call, the aim
  * helper, the power and Shoot are all on one screen), and back to their places on a wider screen. */
@@ -103,8 +112,9 @@ export function dockControls() {
       if (row) $(row).append(node);
       else if (id === "shoot-row") dock.append(node);
       else $("dock-call").before(node);
-    } else if (!narrow && homes.has(id)) {
-      homes.get(id).replaceWith(node);
+    } else if (!narrow) {
+      const home = homes.get(id);
+      if (home) home.replaceWith(node);
       homes.delete(id);
     }
   }
@@ -125,7 +135,7 @@ export function footTop() {
   let bottom = window.innerHeight;
   for (const id of ["dock", "shoot-row", "replay-buttons"]) {
     const bar = $(id);
-    if (bar && bar.getClientRects().length && getComputedStyle(bar).position === "fixed") bottom = Math.min(bottom, bar.getBoundingClientRect().top);
+    if (bar.getClientRects().length && getComputedStyle(bar).position === "fixed") bottom = Math.min(bottom, bar.getBoundingClientRect().top);
   }
   return bottom;
 }
@@ -135,7 +145,7 @@ export function footTop() {
 export function dockHeight() {
   const dock = $("dock");
   if (dock.hidden) return 0;
-  const rows = ["dock-call", "dock-power"].map((id) => [id, $(id).hidden]);
+  const rows = ["dock-call", "dock-power"].map((id) => /** @type {[string, boolean]} */ ([id, $(id).hidden]));
   for (const [id] of rows) $(id).hidden = false;
   const shootRow = $("shoot-row");
   const shootHidden = shootRow.hidden;
@@ -146,13 +156,15 @@ export function dockHeight() {
   return Math.max(height, 160);
 }
 
+/** @param {"start" | "history" | "table"} name */
 export function showScreen(name) {
   for (const id of ["screen-start", "screen-history", "screen-table"]) show(id, id === `screen-${name}`);
   document.body.dataset.screen = name;
   dockControls();
 }
 
-/** Which of the table screen's panels a mode shows. */
+/** Which of the table screen's panels a mode shows.
+ * @param {{ call?: boolean, stroke?: boolean, shoot?: boolean, study?: boolean, replay?: boolean }} panels */
 export function showPanels({ call = false, stroke = false, shoot = false, study = false, replay = false }) {
   show("call-controls", call);
   show("stroke-controls", stroke);

@@ -3,7 +3,7 @@
 // server's referee decides everything.
 
 import { app, area, firstLegal, geo, legalize, lightOf } from "./state.js";
-import { $, animSpeed, clearMessage, fmtNum, show, showError, showMessage, sleep } from "./page.js";
+import { $, animSpeed, button, clearMessage, fmtNum, select, show, showError, showMessage, sleep } from "./page.js";
 import { AT_TABLE, fitTable, keepTableInView, reveal, showPanels, showScreen } from "./layout.js";
 import { aimAtCall, aimFrom, clearAim, clickToCallOrAim, windowFor } from "./aim-helper.js";
 import { renderOutcome, settle } from "./rulings.js";
@@ -20,25 +20,99 @@ import { degrees } from "../shared/table.js";
 const LAG_SPEED = 1.41; // m/s: about what brings a lag ball back near the head cushion
 const LOG_PAGE = 60; // the stroke log reads the newest this many actions
 
+/** @typedef {import("./state.js").Point} Point @typedef {import("./state.js").Balls} Balls */
+/** @typedef {import("./state.js").View} View @typedef {import("./state.js").Entry} Entry */
+/** @typedef {import("./state.js").Played} Played @typedef {import("./state.js").Action} Action */
+/** @typedef {import("./state.js").Outcome} Outcome @typedef {import("./state.js").Stroke} Stroke */
+/** @typedef {import("./state.js").StrokeValue} StrokeValue @typedef {import("./state.js").AimAnswer} AimAnswer */
+/** @typedef {import("./state.js").Overlay} Overlay @typedef {import("./state.js").Schemas} Schemas */
+/** One of the match's history as the stroke log reads it (ActionOut). @typedef {{ action: Action, outcome: Outcome, state_after: { strokes: number } }} Logged */
+/** A stroke in the log: its number in the match, whose cue ball, the call, the points, whether the turn passed.
+ * @typedef {{ n: number, ball: string, call: string | null | undefined, points: number, passes: boolean | undefined }} LogItem */
+/** A person's lag: where the ball is placed and the stroke set for it. @typedef {{ place: Point | null, stroke: StrokeValue }} LagSet */
+/** The advisor's suggestion as the hint shows it (AdviceOut with its stroke spelled out, its call's ball and pocket).
+ * @typedef {Omit<Schemas["AdviceOut"], "stroke" | "words"> & { stroke: Stroke, words?: { fi?: string, en?: string } | null,
+ *   label: string, ball: string | null, pocket: string | null }} Advice */
+/** The hint of a turn: asked (thinking, since performance.now() `since`), shown, or none found.
+ * @typedef {{ turn: string | null, state: "thinking" | "shown" | "empty", since: number, advice?: Advice }} Hint */
+/** The computer's inning above the ruling: its strokes (as ruled) and its choice of cue ball.
+ * @typedef {Entry | { chose: { seat: number, ball: string } }} InningItem */
+
+/** What Undo takes back, said in full and short (a phone's bar): the last person's stroke in `log` (the call
+ * set apart in quotes; whose, by name, when two people play) and the computer's strokes after it. Pure: the node
+ * tests call it. @param {Schemas["PlayerOut"][]} players @param {LogItem[]} log @returns {{ full: string, short: string }} */
+export function undoLabel(players, log) {
+  const people = players.filter((p) => p.kind === "human").length;
+  let computer = 0;
+  for (let i = log.length - 1; i >= 0; i--) {
+    const seat = players.findIndex((p) => p.cue_ball === log[i].ball);
+    if (seat >= 0 && players[seat].kind !== "human") {
+      computer++;
+      continue;
+    }
+    const call = log[i].call;
+    const what = call ? t("match.undoCalled", { call }) : t("match.undoUncalled");
+    if (people > 1 && seat >= 0) {
+      const name = playerName(players[seat]);
+      const short = call ? `${t("match.undoShortCalled", { call })} (${name})` : t("match.undoShortOf", { name });
+      return { full: t("match.undoStrokeOf", { what, name }), short };
+    }
+    const short = call ? t("match.undoShortCalled", { call }) : t("match.undoShort");
+    if (!computer) return { full: t("match.undoStroke", { what }), short };
+    const full = computer === 1 ? t("match.undoStrokeAndOne", { what }) : t("match.undoStrokeAndMany", { what, n: computer });
+    return { full, short };
+  }
+  return { full: t("match.undo"), short: t("match.undo") };
+}
+
 // --- the match ------------------------------------------------------------------------------------------------
 
 export class MatchMode {
+  /** @param {number} id */
   constructor(id) {
     this.id = id;
     this.session = app.session;
-    this.data = null; // MatchView
+    /** @type {View | null} the match as last read (enter() reads it) */
+    this.data = null;
     this.working = false;
+    /** @type {boolean} while a stroke's answer is played out ("thinking" is over) */
+    this.playing = false;
+    /** @type {boolean} while the aim helper works */
+    this.aiming = false;
+    /** @type {string | null} */
     this.turnKey = null;
-    this.place = null; // the shooter's placement when in hand
-    this.lag = {}; // player index -> {place, stroke}
+    /** @type {string | null} the phase before the turn now, and the turn now's */
+    this.lastPhase = null;
+    /** @type {string | null} */
+    this.syncedPhase = null;
+    /** @type {Point | null} the shooter's placement when in hand */
+    this.place = null;
+    /** @type {Record<number, LagSet>} player index -> the lag set */
+    this.lag = {};
+    /** @type {number | null} */
     this.lagActive = null;
+    /** @type {Point | null} */
     this.w2 = null;
-    this.entry = null; // the outcome in the ruling panel
-    this.inning = []; // the computer's strokes (and choice) since the person's last action, before this.entry
+    /** @type {Entry | null} the outcome in the ruling panel */
+    this.entry = null;
+    /** @type {InningItem[]} the computer's strokes (and choice) since the person's last action, before this.entry */
+    this.inning = [];
+    /** @type {LogItem[]} */
     this.log = [];
-    this.breakStart = null; // the server's time when this page's break began (the clock stands while it runs)
+    /** whether the log starts after the match's first stroke (a link to the replay for the earlier) */
+    this.logEarlier = false;
+    /** @type {number | null} the server's time when this page's break began (the clock stands while it runs) */
+    this.breakStart = null;
+    /** @type {unknown} */
     this.computerError = null;
-    this.hint = null; // the advisor's hint for this turn: {turn, state: "thinking" | "shown" | "empty", advice, since}
+    /** @type {Hint | null} the advisor's hint for this turn */
+    this.hint = null;
+  }
+
+  /** The match as last read: the methods that use it run once enter() has read it. @returns {View} */
+  match() {
+    if (!this.data) throw new Error("the match is not read yet");
+    return this.data;
   }
 
   alive() {
@@ -54,6 +128,7 @@ export class MatchMode {
     showPanels({});
     fitTable();
     $("inning").replaceChildren();
+    /** @type {View} */
     let view;
     try {
       view = await api.match(this.id);
@@ -74,6 +149,7 @@ export class MatchMode {
     try {
       const total = this.data ? this.data.actions : 0;
       const offset = Math.max(0, total - LOG_PAGE);
+      /** @type {Logged[]} */
       const actions = total ? await api.actions(this.id, offset, LOG_PAGE) : [];
       if (!this.alive()) return;
       this.log = [];
@@ -92,20 +168,23 @@ export class MatchMode {
   }
 
   names() {
-    return this.data.players.map((p) => playerName(p));
+    return this.match().players.map((p) => playerName(p));
   }
 
+  /** The seat of the player with cue ball `ball` (-1: none yet). @param {string} ball */
   playerOf(ball) {
-    return this.data.players.findIndex((p) => p.cue_ball === ball);
+    return this.match().players.findIndex((p) => p.cue_ball === ball);
   }
 
+  /** "name (ball)" of the shooter. @param {string} ball */
   whoOf(ball) {
     const i = this.playerOf(ball);
-    return i >= 0 ? t("ruling.byShooter", { name: playerName(this.data.players[i]), ball }) : ball;
+    return i >= 0 ? t("ruling.byShooter", { name: playerName(this.match().players[i]), ball }) : ball;
   }
 
+  /** @param {number | null | undefined} i a seat */
   isHuman(i) {
-    return i !== null && i !== undefined && this.data.players[i].kind === "human";
+    return i !== null && i !== undefined && this.match().players[i].kind === "human";
   }
 
   humanToMove() {
@@ -115,10 +194,12 @@ export class MatchMode {
     return this.isHuman(v.to_move);
   }
 
+  /** @param {number} i a seat */
   lagBall(i) {
     return i === 0 ? "W1" : "W2";
   }
 
+  /** @param {View} view */
   update(view) {
     this.data = view;
     const turn = this.turnKey;
@@ -131,7 +212,7 @@ export class MatchMode {
 
   /** New turn (any new action): fresh placements and aim. */
   syncTurn() {
-    const v = this.data;
+    const v = this.match();
     const key = `${v.actions}:${v.phase}:${v.shooter}:${v.from_hand}`;
     if (key === this.turnKey) return;
     this.turnKey = key;
@@ -175,14 +256,14 @@ export class MatchMode {
   }
 
   cuePosition() {
-    const v = this.data;
+    const v = this.match();
     if (v.from_hand) return this.place;
     return v.position.balls[v.shooter] || null;
   }
 
   /** The balls to draw now: the position plus whatever is being placed. */
   tableBalls() {
-    const v = this.data;
+    const v = this.match();
     const balls = { ...v.position.balls };
     if (v.phase === "lag" || v.phase === "shootout-lag") {
       if (v.phase === "shootout-lag") for (const b of Object.keys(balls)) delete balls[b]; // the shoot-out lag is played on an empty table
@@ -208,11 +289,11 @@ export class MatchMode {
       stroke: human && (playing || (lagging && this.lagActive !== null)),
       shoot: human && (playing || lagging) ? true : v.can_undo,
     });
-    const shoot = $("shoot");
+    const shoot = button("shoot");
     shoot.hidden = !(human && (playing || lagging));
     shoot.textContent = lagging ? t("stroke.lag") : t("stroke.shoot");
     shoot.disabled = busy || this.breakStart !== null;
-    const undo = $("undo");
+    const undo = button("undo");
     undo.hidden = !v.can_undo || !v.players.some((p) => p.kind === "human");
     // the whole sentence when it fits on the bar's line, else the person's own stroke alone (a phone's bar at
     // the foot, a narrow column); the whole sentence stays the button's title and accessible name
@@ -222,16 +303,16 @@ export class MatchMode {
     undo.setAttribute("aria-label", label.full);
     if (!undo.hidden && undo.offsetParent !== null && !fitsOnItsLine(undo)) undo.textContent = label.short;
     undo.disabled = busy;
-    const brk = $("take-break");
+    const brk = button("take-break");
     const myBall = this.breakBall();
     brk.hidden = !(v.clock.mode === "wall" && v.phase === "play" && human && myBall && !(myBall in (v.clock.breaks || {})) && this.breakStart === null);
     brk.disabled = busy;
-    $("aim-call").disabled = busy || this.aiming || aids.level() === "none";
+    button("aim-call").disabled = busy || this.aiming || aids.level() === "none";
     $("aim-call").hidden = !playing; // nothing is called in the lag: nothing to aim at
     show("hint-row", human && playing);
     show("hint", human && playing);
-    $("hint").disabled = busy || Boolean(this.hint && this.hint.state === "thinking");
-    for (const option of $("hint-level").options) option.textContent = levelName(option.value);
+    button("hint").disabled = busy || Boolean(this.hint && this.hint.state === "thinking");
+    for (const option of select("hint-level").options) option.textContent = levelName(option.value);
     this.renderHint();
 
     // the table
@@ -282,7 +363,7 @@ export class MatchMode {
     canvas.dataset.cue = cue ? `${cue[0].toFixed(4)},${cue[1].toFixed(4)}` : "";
     canvas.dataset.w2 = this.w2 && v.phase === "place-w2" ? `${this.w2[0].toFixed(4)},${this.w2[1].toFixed(4)}` : "";
     canvas.dataset.lag = Object.entries(this.lag)
-      .map(([i, l]) => `${i}:${l.place[0].toFixed(4)},${l.place[1].toFixed(4)}`)
+      .map(([i, l]) => (l.place ? `${i}:${l.place[0].toFixed(4)},${l.place[1].toFixed(4)}` : `${i}:`))
       .join(";");
 
     this.renderPrompt();
@@ -290,7 +371,7 @@ export class MatchMode {
   }
 
   breakBall() {
-    const v = this.data;
+    const v = this.match();
     if (!v.players.some((p) => p.cue_ball)) return null;
     if (v.to_move !== null && this.isHuman(v.to_move)) return v.players[v.to_move].cue_ball;
     const human = v.players.find((p) => p.kind === "human");
@@ -298,7 +379,7 @@ export class MatchMode {
   }
 
   renderPrompt() {
-    const v = this.data;
+    const v = this.match();
     const prompt = $("prompt");
     const names = this.names();
     let text = "";
@@ -316,9 +397,9 @@ export class MatchMode {
       text = humans > 1 ? t("match.lagPromptTwo") : t("match.lagPrompt");
       if (humans > 1 && this.lagActive !== null) text += ` ${t("match.lagActive", { name: names[this.lagActive], ball: this.lagBall(this.lagActive) })}`;
     } else if (v.phase === "choose") {
-      text = t("match.choosePrompt", { name: names[v.lag_winner] });
+      text = t("match.choosePrompt", { name: names[v.lag_winner ?? 0] });
     } else if (v.phase === "place-w2") {
-      text = t("match.placePrompt", { name: names[v.to_move] });
+      text = t("match.placePrompt", { name: names[v.to_move ?? 0] });
     } else if (v.to_move !== null) {
       const name = names[v.to_move];
       text = v.from_hand ? t("match.handPrompt", { name, ball: v.shooter }) : t("match.playPrompt", { name, ball: v.shooter });
@@ -330,7 +411,7 @@ export class MatchMode {
   }
 
   renderPhaseActions() {
-    const v = this.data;
+    const v = this.match();
     const box = $("phase-actions");
     box.replaceChildren();
     const busy = this.busy();
@@ -354,7 +435,7 @@ export class MatchMode {
       }
     } else if (v.phase === "place-w2") {
       box.append(
-        el("button", { type: "button", class: "primary", "data-testid": "place-w2", disabled: busy || !this.w2, onclick: () => this.act(() => api.placeW2(this.id, this.w2)) }, t("match.placeW2")),
+        el("button", { type: "button", class: "primary", "data-testid": "place-w2", disabled: busy || !this.w2, onclick: () => this.w2 && this.act(() => api.placeW2(this.id, /** @type {Point} */ (this.w2))) }, t("match.placeW2")),
       );
     } else if ((v.phase === "lag" || v.phase === "shootout-lag") && Object.keys(this.lag).length > 1) {
       for (const i of Object.keys(this.lag).map(Number)) {
@@ -377,11 +458,12 @@ export class MatchMode {
     const box = $("inning");
     box.replaceChildren();
     const items = (this.inning || []).map((e) => {
-      if (e.chose) {
+      if ("chose" in e) {
         const what = t(e.chose.ball === "W1" ? "match.choseW1" : "match.choseW2");
-        return el("li", { "data-testid": "inning-item" }, t("match.chose", { name: playerName(this.data.players[e.chose.seat]), ball: e.chose.ball, what }));
+        return el("li", { "data-testid": "inning-item" }, t("match.chose", { name: playerName(this.match().players[e.chose.seat]), ball: e.chose.ball, what }));
       }
       const r = e.outcome.ruling;
+      if (!r) return null;
       const lines = [...r.items, ...r.fouls].map((i) => (lang() === "fi" ? i.fi : i.en)).join(" ");
       const head = `${e.call ?? t("ruling.noCall")} · ${t("ruling.points", { points: fmtPoints(r.points) })}`;
       return el("li", { "data-testid": "inning-item" }, ballChip(r.shooter), " ", el("strong", {}, head), lines ? ` — ${lines}` : "");
@@ -406,35 +488,13 @@ export class MatchMode {
     if (this.logEarlier) box.append(el("p", { class: "hint" }, el("a", { href: `#/replay/${this.id}`, "data-testid": "log-earlier" }, t("log.earlier"))));
   }
 
-  /** What Undo takes back: the last person's stroke (the call set apart in quotes; whose, by name, when two
-   * people play) and the computer's strokes after it. `full` says it all; `short` names the person's stroke
-   * only, for a phone's bar. */
+  /** What Undo takes back (undoLabel). */
   undoLabel() {
-    const v = this.data;
-    const people = v.players.filter((p) => p.kind === "human").length;
-    let computer = 0;
-    for (let i = this.log.length - 1; i >= 0; i--) {
-      const seat = v.players.findIndex((p) => p.cue_ball === this.log[i].ball);
-      if (seat >= 0 && !this.isHuman(seat)) {
-        computer++;
-        continue;
-      }
-      const call = this.log[i].call;
-      const what = call ? t("match.undoCalled", { call }) : t("match.undoUncalled");
-      if (people > 1 && seat >= 0) {
-        const name = playerName(v.players[seat]);
-        const short = call ? `${t("match.undoShortCalled", { call })} (${name})` : t("match.undoShortOf", { name });
-        return { full: t("match.undoStrokeOf", { what, name }), short };
-      }
-      const short = call ? t("match.undoShortCalled", { call }) : t("match.undoShort");
-      if (!computer) return { full: t("match.undoStroke", { what }), short };
-      const full = computer === 1 ? t("match.undoStrokeAndOne", { what }) : t("match.undoStrokeAndMany", { what, n: computer });
-      return { full, short };
-    }
-    return { full: t("match.undo"), short: t("match.undo") };
+    return undoLabel(this.match().players, this.log);
   }
 
-  /** A stroke into the log; `n` is its number in the match (the strokes played up to it). */
+  /** A stroke into the log; `n` is its number in the match (the strokes played up to it).
+   * @param {Action} action @param {Outcome} outcome @param {boolean} [render] @param {number | null} [n] */
   addLog(action, outcome, render = true, n = null) {
     if (action.kind !== "shot" || !outcome.ruling) return;
     const number = n ?? (this.log.length ? this.log[this.log.length - 1].n + 1 : 1);
@@ -444,6 +504,7 @@ export class MatchMode {
 
   // --- interaction ---
 
+  /** The person whose lag the controls set. @param {number} i a seat */
   activateLag(i) {
     if (this.lagActive !== null && this.lag[this.lagActive]) this.lag[this.lagActive].stroke = { ...app.stroke.value };
     this.lagActive = i;
@@ -451,9 +512,10 @@ export class MatchMode {
     this.render();
   }
 
+  /** @param {Point} p @returns {string | null} */
   draggableAt(p) {
-    const v = this.data;
     if (!this.humanToMove()) return null;
+    const v = this.match();
     const ball = app.view.ballAt(p, 1.8);
     if (!ball) return null;
     if (v.phase === "lag" || v.phase === "shootout-lag") {
@@ -469,10 +531,12 @@ export class MatchMode {
     return null;
   }
 
+  /** @param {string} ball @param {Point} p */
   dragTo(ball, p) {
-    const v = this.data;
+    const v = this.match();
     if (v.phase === "lag" || v.phase === "shootout-lag") {
       const i = ball === "W1" ? 0 : 1;
+      /** @type {Record<string, Point | null>} */
       const objects = v.phase === "shootout-lag" ? {} : { ...v.position.balls };
       const other = this.lag[1 - i];
       if (other) objects[this.lagBall(1 - i)] = other.place;
@@ -486,21 +550,23 @@ export class MatchMode {
   }
 
   aimOrigin() {
-    const v = this.data;
+    const v = this.match();
     if (v.phase === "lag" || v.phase === "shootout-lag") return this.lagActive !== null ? this.lag[this.lagActive].place : null;
     return this.cuePosition();
   }
 
+  /** @param {Point} p */
   aimAt(p) {
     if (!this.humanToMove()) return;
-    const v = this.data;
+    const v = this.match();
     if (!["lag", "shootout-lag", "play", "shootout"].includes(v.phase)) return;
     aimFrom(this.aimOrigin(), p);
   }
 
+  /** @param {Point} p @param {string | null} ball */
   click(p, ball) {
-    const v = this.data;
     if (!this.humanToMove()) return;
+    const v = this.match();
     if (v.phase === "play" || v.phase === "shootout") {
       if (ball === v.shooter) return;
       clickToCallOrAim(this, p, v.shooter);
@@ -510,7 +576,8 @@ export class MatchMode {
   }
 
   onStrokeChange() {
-    if (this.lagActive !== null && this.lag[this.lagActive] && (this.data.phase === "lag" || this.data.phase === "shootout-lag")) {
+    const phase = this.data ? this.data.phase : null;
+    if (this.lagActive !== null && this.lag[this.lagActive] && (phase === "lag" || phase === "shootout-lag")) {
       this.lag[this.lagActive].stroke = { ...app.stroke.value };
     }
     this.render();
@@ -521,6 +588,7 @@ export class MatchMode {
   }
 
   /** The aim helper on the match as it stands (a read); not `deep`: the stroke as set only. */
+  /** @param {string} call @param {Stroke} stroke @returns {Promise<AimAnswer>} */
   askAim(call, stroke, deep = true) {
     return api.aim(this.id, call, stroke, deep);
   }
@@ -531,7 +599,8 @@ export class MatchMode {
 
   /** The stroke as set now, with its place when the cue ball is in hand. */
   strokeNow() {
-    const v = this.data;
+    const v = this.match();
+    /** @type {Stroke} */
     const stroke = app.stroke.stroke(v.shooter);
     if (v.from_hand) stroke.place = this.place;
     return stroke;
@@ -556,12 +625,14 @@ export class MatchMode {
     const v = this.data;
     if (!v || this.busy() || !this.humanToMove() || !(v.phase === "play" || v.phase === "shootout")) return;
     if (this.hint && this.hint.state === "thinking") return;
+    /** @type {Hint} */
     const mine = { turn: this.turnKey, state: "thinking", since: performance.now() };
     this.hint = mine;
     this.render();
+    /** @type {(Omit<Advice, "label" | "ball" | "pocket">)[]} */
     let answer;
     try {
-      answer = await api.hint(this.id, $("hint-level").value, 3);
+      answer = await api.hint(this.id, select("hint-level").value, 3);
     } catch (error) {
       if (!this.alive() || this.hint !== mine) return;
       this.hint = null;
@@ -588,7 +659,7 @@ export class MatchMode {
     const a = this.hint && this.hint.advice;
     if (!a || this.busy()) return;
     const s = a.stroke;
-    if (s.place && this.data.from_hand) this.place = s.place;
+    if (s.place && this.match().from_hand) this.place = s.place;
     app.stroke.set({ direction: normaliseDirection(s.direction), speed: s.speed, elevation: s.elevation || 0, side: s.side || 0, follow: s.follow || 0 }, { silent: true });
     app.call.setText(a.call || "");
     this.hint = null;
@@ -624,6 +695,7 @@ export class MatchMode {
       return;
     }
     const a = h.advice;
+    if (!a) return;
     const words = a.words ? a.words[lang() === "fi" ? "fi" : "en"] : t("hint.safety");
     const lines = [
       el("p", { class: "hint-call" }, el("strong", { class: "mono", "data-testid": "hint-call" }, a.call ?? t("study.safety")), " ", el("span", { "data-testid": "hint-words" }, words)),
@@ -648,8 +720,8 @@ export class MatchMode {
   // --- actions ---
 
   async shoot() {
-    const v = this.data;
     if (this.busy() || !this.humanToMove()) return;
+    const v = this.match();
     clearMessage();
     if (v.phase === "lag" || v.phase === "shootout-lag") {
       if (this.lagActive !== null) this.lag[this.lagActive].stroke = { ...app.stroke.value };
@@ -667,6 +739,7 @@ export class MatchMode {
       this.render();
       return;
     }
+    /** @type {Stroke} */
     const stroke = app.stroke.stroke(v.shooter);
     if (v.from_hand) stroke.place = this.place;
     const seconds = v.clock.mode === "wall" ? Math.min(3600, this.thinkingSeconds()) : null;
@@ -675,7 +748,8 @@ export class MatchMode {
     await this.act(() => api.shot(this.id, resolved.call, stroke, seconds), { call: resolved.call });
   }
 
-  /** Send one action; animate and rule what came back; carry on. */
+  /** Send one action; animate and rule what came back; carry on. `context.call`: the call sent with it.
+   * @param {() => Promise<Played>} send @param {{ call?: string | null }} [context] */
   async act(send, context = {}) {
     if (this.working) return;
     this.working = true;
@@ -695,8 +769,9 @@ export class MatchMode {
     await this.playOut(played, context);
   }
 
+  /** @param {Played} played @param {{ call?: string | null }} [context] */
   async playOut(played, context = {}) {
-    const before = this.data;
+    const before = this.match();
     const outcome = played.outcome;
     const action = played.action;
     this.working = true;
@@ -712,7 +787,7 @@ export class MatchMode {
     const computerMove = mover !== null && mover !== undefined && !this.isHuman(mover);
     if (!computerMove) this.inning = []; // the person's action: the computer's last inning has been read
     if (computerMove && action.kind === "choose") {
-      this.inning.push({ chose: { seat: mover, ball: action.cue_ball } });
+      this.inning.push({ chose: { seat: mover, ball: action.cue_ball || "" } });
     }
     if (computerShot && this.entry && this.entry.computer) this.inning.push(this.entry); // its stroke before, kept readable
     this.renderInning();
@@ -740,7 +815,8 @@ export class MatchMode {
     }
     if (!this.alive()) return;
     // cue balls taken in hand go as the balls settle; respotted balls go to their spots with the ruling's lines
-    const settled = outcome.ruling && outcome.ruling.position ? settle(outcome.records, outcome.ruling) : null;
+    const ruled = outcome.ruling;
+    const settled = ruled && ruled.position ? settle(outcome.records, { ...ruled, position: ruled.position }) : null;
     const call = played.action.kind === "shot" ? played.action.call : context.call;
     const says = outcome.ruling || outcome.lag || (outcome.notes && outcome.notes.length);
     if (!says) {
@@ -787,14 +863,14 @@ export class MatchMode {
     if (!v || !v.computer_to_move || this.working || this.computerError) return;
     const key = v.actions;
     setTimeout(() => {
-      if (this.alive() && this.data.actions === key && this.data.computer_to_move && !this.working) this.runComputer();
+      if (this.alive() && this.data && this.data.actions === key && this.data.computer_to_move && !this.working) this.runComputer();
     }, 350 / animSpeed());
   }
 
   async runComputer() {
     if (this.working) return;
     this.computerError = null;
-    const v = this.data;
+    const v = this.match();
     const send = v.phase === "lag" || v.phase === "shootout-lag" ? () => api.lag(this.id, [null, null]) : () => api.computer(this.id);
     this.working = true;
     this.render();
@@ -817,6 +893,7 @@ export class MatchMode {
     if (this.busy()) return;
     this.working = true;
     try {
+      /** @type {View} */
       const view = await api.undo(this.id);
       if (!this.alive()) return;
       clearMessage();
@@ -852,9 +929,10 @@ export class MatchMode {
   }
 
   async endBreak() {
-    const seconds = Math.min(300, Math.max(1, (serverNow() - this.breakStart) / 1000));
+    const seconds = Math.min(300, Math.max(1, (serverNow() - (this.breakStart ?? serverNow())) / 1000));
     const ball = this.breakBall();
     this.breakStart = null;
+    if (!ball) return this.render();
     await this.act(() => api.takeBreak(this.id, ball, Math.round(seconds * 10) / 10));
   }
 
@@ -872,7 +950,7 @@ export class MatchMode {
     // the ruling's names follow the language too (a computer player goes by its level's name)
     const ruling = this.entry && this.entry.outcome && this.entry.outcome.ruling;
     if (this.entry && this.data) {
-      this.entry = { ...this.entry, names: this.data.players.map((p) => playerName(p)), ...(this.entry.who && ruling ? { who: this.whoOf(ruling.shooter) } : {}) };
+      this.entry = { ...this.entry, names: this.match().players.map((p) => playerName(p)), ...(this.entry.who && ruling ? { who: this.whoOf(ruling.shooter) } : {}) };
     }
     this.render();
     this.renderRuling();
@@ -882,11 +960,12 @@ export class MatchMode {
 
 /** Whether a button's text fits on one line of its row: beside the other buttons where the row does not wrap
  * (a phone's bar), beside the first one where it does. */
-export function fitsOnItsLine(button) {
+export function fitsOnItsLine(/** @type {HTMLElement} */ button) {
   const row = button.parentElement;
+  if (!row) return true;
   const wraps = getComputedStyle(row).flexWrap !== "nowrap";
   const gap = parseFloat(getComputedStyle(row).columnGap) || 8;
-  const others = [...row.children].filter((c) => c !== button && c.offsetParent !== null && !c.hidden);
+  const others = [...row.children].filter((c) => c instanceof HTMLElement && c !== button && c.offsetParent !== null && !c.hidden).map((c) => /** @type {HTMLElement} */ (c));
   const beside = wraps ? others.slice(0, 1) : others;
   const room = row.clientWidth - parseFloat(getComputedStyle(row).paddingLeft) - parseFloat(getComputedStyle(row).paddingRight) - beside.reduce((s, c) => s + c.offsetWidth + gap, 0);
   const white = button.style.whiteSpace;

@@ -7,14 +7,24 @@ import { serverText, t } from "../shared/i18n.js";
 import { ballChip, el, fmtPoints, rulingItem, shownNotes } from "../shared/ui.js";
 import { mergeTrajectories } from "../shared/table.js";
 
+/** @typedef {import("./state.js").Point} Point @typedef {import("./state.js").Entry} Entry */
+/** @typedef {import("./state.js").Ruling} Ruling @typedef {import("./state.js").StrokeRecord} StrokeRecord */
+/** @typedef {import("./state.js").RulingItem} RulingItem @typedef {import("./state.js").Overlay} Overlay */
+/** The respotted balls put on their spots as the ruling's lines are read (`onItem`), and those left (`finish`).
+ * @typedef {{ onItem(item: RulingItem): Promise<void>, finish(): Promise<void> }} Settling */
+
 // --- rulings ------------------------------------------------------------------------------------------------
 
-/** Render an action's outcome in the ruling panel. With `reveal`, items appear one after another. */
+/** Render an action's outcome in the ruling panel. With `reveal`, items appear one after another (while
+ * `alive()`), and `onItem` is awaited for each ruling line as it appears.
+ * @param {HTMLElement} target @param {Entry | null} entry
+ * @param {{ reveal?: boolean, alive?: () => boolean, onItem?: ((item: RulingItem) => Promise<void>) | null }} [options] */
 export async function renderOutcome(target, entry, { reveal = false, alive = () => true, onItem = null } = {}) {
   target.replaceChildren();
   if (!entry) return;
   const { outcome, who, call } = entry;
   if (!outcome || (!outcome.lag && !outcome.ruling && !(outcome.notes && outcome.notes.length))) return;
+  /** @type {HTMLElement[]} */
   const items = [];
   const head = el("h3", {}, t("ruling.title"));
   target.append(head);
@@ -22,7 +32,8 @@ export async function renderOutcome(target, entry, { reveal = false, alive = () 
     const lag = outcome.lag;
     const names = entry.names || ["1", "2"];
     const box = el("div", { class: "lag-result", "data-testid": "lag-result" });
-    box.append(el("p", { class: "strong" }, lag.winner === null || lag.winner === undefined ? t("match.lagAgain") : t("match.lagResult", { name: names[lag.winner] })));
+    const winner = lag.winner;
+    box.append(el("p", { class: "strong" }, winner === null || winner === undefined ? t("match.lagAgain") : t("match.lagResult", { name: names[winner] })));
     lag.reasons.forEach((reasons, i) => {
       box.append(
         el("p", { class: "hint" }, reasons.length ? t("match.lagFault", { name: names[i], reasons: reasons.map(serverText).join(", ") }) : t("match.lagGood", { name: names[i] })),
@@ -53,8 +64,9 @@ export async function renderOutcome(target, entry, { reveal = false, alive = () 
     if (call && !ruling.legal_pot) target.append(el("p", { class: "missed", "data-testid": "ruling-missed" }, t("ruling.callMissed", { call })));
     const list = el("ul", { class: "ruling-items" });
     target.append(list);
+    /** @type {(RulingItem | null)[]} */
     const said = []; // the ruling's lines beside their list items, for onItem
-    const add = (node, item) => {
+    const add = (/** @type {HTMLElement} */ node, /** @type {RulingItem | null} */ item) => {
       items.push(node);
       said.push(item);
     };
@@ -75,7 +87,8 @@ export async function renderOutcome(target, entry, { reveal = false, alive = () 
         list.append(item);
         item.classList.add("fresh");
         // what the line says happens on the table as it is read (a ball put on its spot)
-        if (onItem && said[i]) await onItem(said[i]);
+        const line = said[i];
+        if (onItem && line) await onItem(line);
         await sleep(220 / animSpeed());
       }
     } else {
@@ -88,14 +101,17 @@ export async function renderOutcome(target, entry, { reveal = false, alive = () 
   target.dataset.revealed = String(Number(target.dataset.revealed || 0) + 1);
 }
 
-/** Where each ball was last seen moving in `records` (a potted ball: at its pocket). */
+/** Where each ball was last seen moving in `records` (a potted ball: at its pocket).
+ * @param {StrokeRecord[] | null | undefined} records @returns {Record<string, Point>} */
 export function lastSeen(records) {
   const { paths } = mergeTrajectories(records || []);
+  /** @type {Record<string, Point>} */
   const out = {};
   for (const [ball, path] of Object.entries(paths)) {
     for (let i = path.samples.length - 1; i >= 0; i--) {
-      if (path.samples[i]) {
-        out[ball] = path.samples[i];
+      const at = path.samples[i];
+      if (at) {
+        out[ball] = at;
         break;
       }
     }
@@ -105,21 +121,25 @@ export function lastSeen(records) {
 
 /** The balls as the ruling leaves them once the stroke's motion is over, except the respotted ones, which are
  * put on their spots one by one as the ruling's lines say so (`onItem`, for renderOutcome), each from where it
- * left the table (or rests, the kaisa going back to the centre); `finish` puts any left over. */
+ * left the table (or rests, the kaisa going back to the centre); `finish` puts any left over.
+ * @param {StrokeRecord[] | null | undefined} records @param {Ruling & { position: { balls: import("./state.js").Balls } }} ruling
+ * @param {Overlay} [overlay] @returns {Settling} */
 export function settle(records, ruling, overlay = {}) {
-  const respots = new Map(Object.entries((ruling && ruling.respots) || {}));
+  const respots = new Map(Object.entries(ruling.respots || {}));
   const balls = { ...ruling.position.balls };
   for (const ball of respots.keys()) delete balls[ball];
   app.view.balls = balls;
   app.view.overlay = { ...overlay, respotted: [] };
   app.view.draw();
   const from = lastSeen(records);
-  const put = async (ball) => {
+  const put = async (/** @type {string} */ ball) => {
     const to = respots.get(ball);
     respots.delete(ball);
+    if (!to) return;
     // for tests and the curious: which ball went, and the ruling's line on screen when it did
     const shown = document.querySelectorAll("#ruling .ruling-item");
-    const line = shown.length ? shown[shown.length - 1].dataset.clause || "" : "";
+    const last = shown.length ? shown[shown.length - 1] : null;
+    const line = last instanceof HTMLElement ? last.dataset.clause || "" : "";
     const canvas = app.view.canvas;
     canvas.dataset.respotOrder = `${canvas.dataset.respotOrder ? `${canvas.dataset.respotOrder};` : ""}${ball}@${line}`;
     await app.view.respot(ball, from[ball] || null, to, 380 / animSpeed());

@@ -5,12 +5,17 @@ import { $ } from "./page.js";
 import { levelName, playerName, serverText, t } from "../shared/i18n.js";
 import { ballChip, el, fmtClock } from "../shared/ui.js";
 
+/** @typedef {import("./state.js").View} View */
+
 // --- the scoreboard -------------------------------------------------------------------------------------------
 
+/** "computer (level)" for a computer player, nothing for a person. @param {string} kind */
 export function kindLabel(kind) {
   return kind === "human" ? "" : t("match.computer", { level: levelName(kind) });
 }
 
+/** The scoreboard of match `v`; `liveSeconds` the turn's thinking time so far, for the clock.
+ * @param {View} v @param {{ liveSeconds?: number }} [options] */
 export function renderScoreboard(v, { liveSeconds = 0 } = {}) {
   const box = $("scoreboard");
   box.replaceChildren();
@@ -57,7 +62,7 @@ export function renderScoreboard(v, { liveSeconds = 0 } = {}) {
   if (v.shootout) {
     const so = v.shootout;
     const order = [so.first, so.first === "W1" ? "W2" : "W1"];
-    const nameOf = (ball) => { const p = v.players.find((q) => q.cue_ball === ball); return p ? playerName(p) : ball; };
+    const nameOf = (/** @type {string} */ ball) => { const p = v.players.find((q) => q.cue_ball === ball); return p ? playerName(p) : ball; };
     box.append(
       el(
         "div",
@@ -83,6 +88,7 @@ export function renderScoreboard(v, { liveSeconds = 0 } = {}) {
   }
 }
 
+/** The clock's line in the scoreboard (its box made by renderScoreboard). @param {View} v @param {number} liveSeconds */
 export function renderClock(v, liveSeconds) {
   const box = document.getElementById("clock");
   if (!box) return;

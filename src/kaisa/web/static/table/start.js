@@ -1,11 +1,15 @@
 // The start screen (a game against the computer or between two people) and the history of matches.
 
 import { app } from "./state.js";
-import { $, clearMessage, showError } from "./page.js";
+import { $, clearMessage, formOf, showError } from "./page.js";
 import { showScreen } from "./layout.js";
 import { api } from "../shared/api.js";
 import { lang, levelDescription, levelName, playerName, t } from "../shared/i18n.js";
 import { el } from "../shared/ui.js";
+
+/** @typedef {import("./state.js").Schemas} Schemas @typedef {import("./state.js").MatchResult} MatchResult */
+/** A match in the history (MatchSummary) with its result spelled out.
+ * @typedef {Omit<Schemas["MatchSummary"], "result"> & { result: MatchResult | null }} Summary */
 
 export const NAME_KEY = "kaisa.name";
 
@@ -15,16 +19,17 @@ export async function enterStart() {
   showScreen("start");
   app.mode = null;
   const name = localStorage.getItem(NAME_KEY) || "";
-  const form = $("form-computer");
+  const form = formOf("form-computer");
   if (!form.name.value) form.name.value = name || t("start.defaultName");
-  const two = $("form-two");
+  const two = formOf("form-two");
   if (!two.name1.value) two.name1.value = name || `${t("start.defaultName")} 1`;
   if (!two.name2.value) two.name2.value = `${t("start.defaultName")} 2`;
   renderLevels();
 }
 
+/** The computer's levels to choose from, by name in the page's language. */
 export function renderLevels() {
-  const select = $("form-computer").level;
+  const select = formOf("form-computer").level;
   const keep = select.value || "beginner";
   const levels = Object.keys(app.players || {}).filter((k) => k !== "human");
   select.replaceChildren(...levels.map((k) => el("option", { value: k }, levelName(k))));
@@ -33,16 +38,20 @@ export function renderLevels() {
 }
 
 export function describeLevel() {
-  const level = $("form-computer").level.value;
+  const level = formOf("form-computer").level.value;
   $("level-description").textContent = app.players && level ? levelDescription(level) : "";
 }
 
+/** Start a match and go to it. @param {Schemas["NewMatch"]["players"]} players @param {boolean} clock the clock on
+ * @param {string | number | null} seed @param {Schemas["NewMatch"]["options"] | null} [options] the rule options */
 export async function createMatch(players, clock, seed, options = null) {
   clearMessage();
+  /** @type {Schemas["NewMatch"]} */
   const body = { players, clock: clock ? "wall" : "off" };
   if (seed !== null && seed !== "" && seed !== undefined) body.seed = Number(seed);
   if (options) body.options = options;
   try {
+    /** @type {Schemas["MatchView"]} */
     const view = await api.createMatch(body);
     location.hash = `#/match/${view.id}`;
   } catch (error) {
@@ -54,6 +63,7 @@ export async function enterHistory() {
   showScreen("history");
   app.mode = null;
   const session = app.session;
+  /** @type {Summary[]} */
   let matches;
   try {
     matches = await api.matches();
@@ -76,7 +86,9 @@ export async function enterHistory() {
         return el(won ? "strong" : "span", { "data-testid": won ? "history-winner" : null }, `${label}${points}`);
       });
       const when = new Date(m.created_at).toLocaleString(locale, { dateStyle: "short", timeStyle: "short" });
-      const status = m.status === "over" ? (m.result ? t("history.won", { name: ((p) => (p ? playerName(p) : m.result.winner))(m.players.find((p) => p.cue_ball === m.result.winner)) }) : t("history.over")) : t("history.playing");
+      const result = m.result;
+      const winner = result ? m.players.find((p) => p.cue_ball === result.winner) : undefined;
+      const status = m.status === "over" ? (result ? t("history.won", { name: winner ? playerName(winner) : result.winner }) : t("history.over")) : t("history.playing");
       return el(
         "tr",
         { "data-testid": "history-row", dataset: { matchId: String(m.id), status: m.status } },
