@@ -5,8 +5,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 const { setLang } = await import("../../src/kaisa/web/static/shared/i18n.js");
-const { undoLabel } = await import("../../src/kaisa/web/static/table/match.js");
+const { logItem, undoLabel } = await import("../../src/kaisa/web/static/table/match-log.js");
 const { playerFigures } = await import("../../src/kaisa/web/static/table/summary.js");
+const { adviceOf } = await import("../../src/kaisa/web/static/table/hint.js");
 
 const person = { name: "Aino", kind: "human", cue_ball: "W1" };
 const computer = { name: "Beginner", kind: "beginner", cue_ball: "W2" };
@@ -33,6 +34,25 @@ test("Undo with two people says whose stroke it takes back; with no stroke it is
   assert.equal(none.full, none.short);
   setLang("fi");
   assert.match(undoLabel([person, eero], [stroke(1, "W1", null)]).full, /Aino/);
+});
+
+test("the log numbers a stroke as the server counts it, else one after the last; other actions are not logged", () => {
+  const ruling = { shooter: "W2", points: 6, items: [], fouls: [], turn_passes: false };
+  assert.deepEqual(logItem({ kind: "shot", call: "K FR" }, { ruling }, [], 263), { n: 263, ball: "W2", call: "K FR", points: 6, passes: false });
+  assert.equal(logItem({ kind: "shot", call: null }, { ruling }, [stroke(219, "W1", null)]).n, 220);
+  assert.equal(logItem({ kind: "shot", call: null }, { ruling }, []).n, 1);
+  assert.equal(logItem({ kind: "choose", cue_ball: "W1" }, {}, []), null);
+  assert.equal(logItem({ kind: "shot", call: null }, { ruling: null }, []), null);
+});
+
+test("a hint's suggestion is labelled with its call and odds, and names its call's ball and pocket", () => {
+  setLang("en");
+  const stroke = { ball: "W1", speed: 2, direction: 90, elevation: 0, side: 0, follow: 0 };
+  const pot = adviceOf({ call: "K FR", p_pot: 0.624, stroke });
+  assert.deepEqual([pot.label, pot.ball, pot.pocket], ["K FR · 62 %", "K", "FR"]);
+  const safety = adviceOf({ call: null, p_pot: 0, stroke });
+  assert.deepEqual([safety.ball, safety.pocket], [null, null]);
+  assert.match(safety.label, / · 0 %$/);
 });
 
 /** An action of the history: a stroke by `shooter` ruled `points`. */

@@ -173,3 +173,20 @@ export function showPanels({ call = false, stroke = false, shoot = false, study 
   show("replay-controls", replay);
   dockControls();
 }
+
+/** Whether a button's text fits on one line of its row: beside the other buttons where the row does not wrap
+ * (a phone's bar), beside the first one where it does. */
+export function fitsOnItsLine(/** @type {HTMLElement} */ button) {
+  const row = button.parentElement;
+  if (!row) return true;
+  const wraps = getComputedStyle(row).flexWrap !== "nowrap";
+  const gap = parseFloat(getComputedStyle(row).columnGap) || 8;
+  const others = [...row.children].filter((c) => c instanceof HTMLElement && c !== button && c.offsetParent !== null && !c.hidden).map((c) => /** @type {HTMLElement} */ (c));
+  const beside = wraps ? others.slice(0, 1) : others;
+  const room = row.clientWidth - parseFloat(getComputedStyle(row).paddingLeft) - parseFloat(getComputedStyle(row).paddingRight) - beside.reduce((s, c) => s + c.offsetWidth + gap, 0);
+  const white = button.style.whiteSpace;
+  button.style.whiteSpace = "nowrap";
+  const need = button.scrollWidth;
+  button.style.whiteSpace = white;
+  return need <= room;
+}

@@ -3,12 +3,14 @@
 // server's referee decides everything.
 
 import { app, area, firstLegal, geo, legalize, lightOf } from "./state.js";
-import { $, animSpeed, button, clearMessage, fmtNum, select, show, showError, showMessage, sleep } from "./page.js";
-import { AT_TABLE, fitTable, keepTableInView, reveal, showPanels, showScreen } from "./layout.js";
+import { $, animSpeed, button, clearMessage, select, show, showError, showMessage, sleep } from "./page.js";
+import { AT_TABLE, fitTable, fitsOnItsLine, keepTableInView, reveal, showPanels, showScreen } from "./layout.js";
 import { aimAtCall, aimFrom, clearAim, clickToCallOrAim, windowFor } from "./aim-helper.js";
 import { renderOutcome, settle } from "./rulings.js";
 import { renderClock, renderScoreboard } from "./scoreboard-panel.js";
 import { showSummary } from "./summary.js";
+import { logItem, renderLog, undoLabel } from "./match-log.js";
+import { adviceOf, renderHint } from "./hint.js";
 import { api, serverNow } from "../shared/api.js";
 import { calledBall, normaliseDirection } from "./controls.js";
 import * as aids from "./aim.js";
@@ -26,44 +28,11 @@ const LOG_PAGE = 60; // the stroke log reads the newest this many actions
 /** @typedef {import("./state.js").Outcome} Outcome @typedef {import("./state.js").Stroke} Stroke */
 /** @typedef {import("./state.js").StrokeValue} StrokeValue @typedef {import("./state.js").AimAnswer} AimAnswer */
 /** @typedef {import("./state.js").Overlay} Overlay @typedef {import("./state.js").Schemas} Schemas */
-/** One of the match's history as the stroke log reads it (ActionOut). @typedef {{ action: Action, outcome: Outcome, state_after: { strokes: number } }} Logged */
-/** A stroke in the log: its number in the match, whose cue ball, the call, the points, whether the turn passed.
- * @typedef {{ n: number, ball: string, call: string | null | undefined, points: number, passes: boolean | undefined }} LogItem */
+/** @typedef {import("./match-log.js").Logged} Logged @typedef {import("./match-log.js").LogItem} LogItem */
+/** @typedef {import("./hint.js").Hint} Hint @typedef {import("./hint.js").Suggestion} Suggestion */
 /** A person's lag: where the ball is placed and the stroke set for it. @typedef {{ place: Point | null, stroke: StrokeValue }} LagSet */
-/** The advisor's suggestion as the hint shows it (AdviceOut with its stroke spelled out, its call's ball and pocket).
- * @typedef {Omit<Schemas["AdviceOut"], "stroke" | "words"> & { stroke: Stroke, words?: { fi?: string, en?: string } | null,
- *   label: string, ball: string | null, pocket: string | null }} Advice */
-/** The hint of a turn: asked (thinking, since performance.now() `since`), shown, or none found.
- * @typedef {{ turn: string | null, state: "thinking" | "shown" | "empty", since: number, advice?: Advice }} Hint */
 /** The computer's inning above the ruling: its strokes (as ruled) and its choice of cue ball.
  * @typedef {Entry | { chose: { seat: number, ball: string } }} InningItem */
-
-/** What Undo takes back, said in full and short (a phone's bar): the last person's stroke in `log` (the call
- * set apart in quotes; whose, by name, when two people play) and the computer's strokes after it. Pure: the node
- * tests call it. @param {Schemas["PlayerOut"][]} players @param {LogItem[]} log @returns {{ full: string, short: string }} */
-export function undoLabel(players, log) {
-  const people = players.filter((p) => p.kind === "human").length;
-  let computer = 0;
-  for (let i = log.length - 1; i >= 0; i--) {
-    const seat = players.findIndex((p) => p.cue_ball === log[i].ball);
-    if (seat >= 0 && players[seat].kind !== "human") {
-      computer++;
-      continue;
-    }
-    const call = log[i].call;
-    const what = call ? t("match.undoCalled", { call }) : t("match.undoUncalled");
-    if (people > 1 && seat >= 0) {
-      const name = playerName(players[seat]);
-      const short = call ? `${t("match.undoShortCalled", { call })} (${name})` : t("match.undoShortOf", { name });
-      return { full: t("match.undoStrokeOf", { what, name }), short };
-    }
-    const short = call ? t("match.undoShortCalled", { call }) : t("match.undoShort");
-    if (!computer) return { full: t("match.undoStroke", { what }), short };
-    const full = computer === 1 ? t("match.undoStrokeAndOne", { what }) : t("match.undoStrokeAndMany", { what, n: computer });
-    return { full, short };
-  }
-  return { full: t("match.undo"), short: t("match.undo") };
-}
 
 // --- the match ------------------------------------------------------------------------------------------------
 
@@ -473,19 +442,7 @@ export class MatchMode {
   }
 
   renderLog() {
-    const box = $("log");
-    box.replaceChildren();
-    if (!this.log.length) return;
-    box.append(el("h3", {}, t("log.title")));
-    // the strokes numbered from the first of the match, newest on top (the list scrolls)
-    const list = el("ol", { class: "log-items", reversed: true });
-    for (const item of this.log.slice().reverse()) {
-      list.append(
-        el("li", { "data-testid": "log-item", value: String(item.n) }, ballChip(item.ball), ` ${item.call ?? t("ruling.noCall")} `, el("span", { class: item.points < 0 ? "neg" : item.points > 0 ? "pos" : "" }, fmtPoints(item.points)), item.passes ? " ⇄" : ""),
-      );
-    }
-    box.append(list);
-    if (this.logEarlier) box.append(el("p", { class: "hint" }, el("a", { href: `#/replay/${this.id}`, "data-testid": "log-earlier" }, t("log.earlier"))));
+    renderLog(this.log, this.logEarlier ? this.id : null);
   }
 
   /** What Undo takes back (undoLabel). */
@@ -496,9 +453,9 @@ export class MatchMode {
   /** A stroke into the log; `n` is its number in the match (the strokes played up to it).
    * @param {Action} action @param {Outcome} outcome @param {boolean} [render] @param {number | null} [n] */
   addLog(action, outcome, render = true, n = null) {
-    if (action.kind !== "shot" || !outcome.ruling) return;
-    const number = n ?? (this.log.length ? this.log[this.log.length - 1].n + 1 : 1);
-    this.log.push({ n: number, ball: outcome.ruling.shooter, call: action.call, points: outcome.ruling.points, passes: outcome.ruling.turn_passes });
+    const item = logItem(action, outcome, this.log, n);
+    if (!item) return;
+    this.log.push(item);
     if (render) this.renderLog();
   }
 
@@ -629,7 +586,7 @@ export class MatchMode {
     const mine = { turn: this.turnKey, state: "thinking", since: performance.now() };
     this.hint = mine;
     this.render();
-    /** @type {(Omit<Advice, "label" | "ball" | "pocket">)[]} */
+    /** @type {Suggestion[]} */
     let answer;
     try {
       answer = await api.hint(this.id, select("hint-level").value, 3);
@@ -645,10 +602,7 @@ export class MatchMode {
     if (!best) {
       this.hint = { ...mine, state: "empty" };
     } else {
-      const tokens = (best.call || "").split(/\s+/);
-      const label = `${best.call ?? t("study.safety")} · ${Math.round(best.p_pot * 100)} %`;
-      const advice = { ...best, label, ball: best.call ? calledBall(best.call) : null, pocket: best.call ? tokens[tokens.length - 1] : null };
-      this.hint = { ...mine, state: "shown", advice };
+      this.hint = { ...mine, state: "shown", advice: adviceOf(best) };
     }
     this.render();
     reveal($("hint-box")); // on a phone the answer may be below the view
@@ -672,49 +626,7 @@ export class MatchMode {
   }
 
   renderHint() {
-    const box = $("hint-box");
-    const h = this.hint;
-    box.hidden = !h;
-    box.dataset.state = h ? h.state : "";
-    if (!h) {
-      box.replaceChildren();
-      return;
-    }
-    const dismiss = el("button", { type: "button", class: "small", "data-testid": "hint-dismiss", onclick: () => this.dismissHint() }, t("hint.dismiss"));
-    if (h.state === "thinking") {
-      const seconds = Math.floor((performance.now() - h.since) / 1000);
-      box.replaceChildren(
-        el("div", { class: "progress", role: "progressbar", "aria-label": t("hint.title") }, el("span")),
-        el("p", { class: "hint", "data-testid": "hint-thinking" }, t("hint.thinking", { s: seconds })),
-        dismiss,
-      );
-      return;
-    }
-    if (h.state === "empty") {
-      box.replaceChildren(el("p", { "data-testid": "hint-none" }, t("hint.none")), dismiss);
-      return;
-    }
-    const a = h.advice;
-    if (!a) return;
-    const words = a.words ? a.words[lang() === "fi" ? "fi" : "en"] : t("hint.safety");
-    const lines = [
-      el("p", { class: "hint-call" }, el("strong", { class: "mono", "data-testid": "hint-call" }, a.call ?? t("study.safety")), " ", el("span", { "data-testid": "hint-words" }, words)),
-      el("p", { class: "hint", "data-testid": "hint-odds" }, t("hint.odds", { p: Math.round(a.p_pot * 100), e: fmtNum(a.expected_points, 2), f: Math.round(a.p_foul * 100) })),
-    ];
-    if (a.stroke.place) {
-      // where to put the ball in hand as a player measures it: from the head cushion and the nearer side cushion
-      const [x, y] = a.stroke.place;
-      const right = x > geo().W / 2;
-      const side = Math.round((right ? geo().W - x : x) * 100);
-      const which = t(right ? "hint.right" : "hint.left");
-      lines.push(el("p", { class: "hint" }, t("hint.place", { ball: a.stroke.ball, head: Math.round(y * 100), side, which })));
-    }
-    box.replaceChildren(
-      el("h4", {}, t("hint.title")),
-      ...lines,
-      el("div", { class: "row wrap" }, el("button", { type: "button", class: "small primary", "data-testid": "hint-take", onclick: () => this.takeHint() }, t("hint.take")), dismiss),
-      el("p", { class: "hint small-print" }, t("hint.note")),
-    );
+    renderHint(this.hint, { take: () => this.takeHint(), dismiss: () => this.dismissHint() });
   }
 
   // --- actions ---
@@ -956,21 +868,4 @@ export class MatchMode {
     this.renderRuling();
     this.renderLog();
   }
-}
-
-/** Whether a button's text fits on one line of its row: beside the other buttons where the row does not wrap
- * (a phone's bar), beside the first one where it does. */
-export function fitsOnItsLine(/** @type {HTMLElement} */ button) {
-  const row = button.parentElement;
-  if (!row) return true;
-  const wraps = getComputedStyle(row).flexWrap !== "nowrap";
-  const gap = parseFloat(getComputedStyle(row).columnGap) || 8;
-  const others = [...row.children].filter((c) => c instanceof HTMLElement && c !== button && c.offsetParent !== null && !c.hidden).map((c) => /** @type {HTMLElement} */ (c));
-  const beside = wraps ? others.slice(0, 1) : others;
-  const room = row.clientWidth - parseFloat(getComputedStyle(row).paddingLeft) - parseFloat(getComputedStyle(row).paddingRight) - beside.reduce((s, c) => s + c.offsetWidth + gap, 0);
-  const white = button.style.whiteSpace;
-  button.style.whiteSpace = "nowrap";
-  const need = button.scrollWidth;
-  button.style.whiteSpace = white;
-  return need <= room;
 }
