@@ -63,17 +63,18 @@ export async function aimAtCall(mode, cue, balls, ask) {
   const before = app.stroke.value.direction;
   app.stroke.set({ direction: normaliseDirection(app.view.geo.ghostAim(cue, balls[c.ball], c.pocket)) });
   const resolved = await app.call.resolve();
-  if (resolved.error || !resolved.call) {
-    showMessage(resolved.error || t("stroke.aimNeedsCall"), "error");
+  if ("error" in resolved || !resolved.call) {
+    showMessage("error" in resolved ? resolved.error : t("stroke.aimNeedsCall"), "error");
     return;
   }
+  const call = resolved.call;
   const seq = (app.aimSeq = app.aimSeq + 1);
   setAimStatus({ state: "working" });
   mode.aiming = true;
   mode.render();
   try {
     const stroke = mode.strokeNow();
-    const answer = await ask(resolved.call, stroke);
+    const answer = await ask(call, stroke);
     if (seq !== app.aimSeq || !mode.alive()) return;
     if (!answer.found) {
       app.stroke.set({ direction: before });
@@ -82,7 +83,7 @@ export async function aimAtCall(mode, cue, balls, ask) {
       return;
     }
     app.stroke.set({ direction: normaliseDirection(answer.direction), speed: answer.speed, side: answer.side, follow: answer.follow });
-    app.aimWindow = { direction: normaliseDirection(answer.direction), width: answer.width, key: aimKey(cue, resolved.call) };
+    app.aimWindow = { direction: normaliseDirection(answer.direction), width: answer.width, key: aimKey(cue, call) };
     setAimStatus({ state: "ok", width: answer.width, speed: answer.speed, said: answer.said });
   } catch (error) {
     if (seq !== app.aimSeq) return;

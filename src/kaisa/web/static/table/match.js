@@ -286,19 +286,19 @@ export class MatchMode {
 
     // the table
     const balls = this.tableBalls();
+    /** @type {Overlay} */
     const overlay = {};
     if (human && lagging) {
       const objects = v.phase === "shootout-lag" ? {} : v.position.balls;
       const active = this.lagActive;
       overlay.draggable = Object.keys(this.lag).map((i) => this.lagBall(Number(i)));
       if (active !== null) overlay.legal = lightOf(area(active === 0 ? "lag-left" : "lag-right", objects, null));
-      overlay.aims = Object.entries(this.lag).map(([i, lag]) => ({
-        from: lag.place,
-        ball: this.lagBall(Number(i)),
-        direction: Number(i) === active ? app.stroke.value.direction : lag.stroke.direction,
-        speed: lag.stroke.speed,
-        faint: Number(i) !== active,
-      }));
+      // (a lag ball with no legal place to stand has no aim to draw)
+      overlay.aims = Object.entries(this.lag).flatMap(([i, lag]) =>
+        lag.place
+          ? [{ from: lag.place, ball: this.lagBall(Number(i)), direction: Number(i) === active ? app.stroke.value.direction : lag.stroke.direction, speed: lag.stroke.speed, faint: Number(i) !== active }]
+          : [],
+      );
     } else if (human && v.phase === "place-w2") {
       overlay.corridors = v.w2_corridors;
       overlay.draggable = ["W2"];
@@ -646,7 +646,7 @@ export class MatchMode {
     const resolved = await app.call.resolve();
     this.working = false;
     if (!this.alive()) return;
-    if (resolved.error) {
+    if ("error" in resolved) {
       showMessage(resolved.error, "error");
       this.render();
       return;
@@ -657,7 +657,8 @@ export class MatchMode {
     const seconds = v.clock.mode === "wall" ? Math.min(3600, this.thinkingSeconds()) : null;
     aids.clearPreview();
     await aids.settled();
-    await this.act(() => api.shot(this.id, resolved.call, stroke, seconds), { call: resolved.call });
+    const call = resolved.call;
+    await this.act(() => api.shot(this.id, call, stroke, seconds), { call });
   }
 
   /** Send one action; animate and rule what came back; carry on. `context.call`: the call sent with it.

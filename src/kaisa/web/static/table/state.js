@@ -29,7 +29,9 @@ import * as placement from "../shared/placement.js";
 /** A stroke's motion as the server simulated it (drawn by TableView.animate, heard by sound.playEvents), and where
  * the balls came to rest.
  * @typedef {{ stroke?: { ball: string, speed?: number }, events?: import("../shared/sound.js").PhysicsEvent[],
- *   trajectories?: import("../shared/table.js").Trajectories | null, final?: { balls?: Balls } }} StrokeRecord */
+ *   trajectories?: Trajectories | null, final?: { balls?: Balls } }} StrokeRecord */
+/** A stroke's sampled paths: the times, and each ball's place at them (null once it has gone into a pocket).
+ * @typedef {{ t: number[], balls: Record<string, (Point | null)[]> }} Trajectories */
 /** An action's outcome: its ruling (a stroke's), the lag's result, notes, and the strokes' motion.
  * @typedef {{ ruling?: Ruling | null, lag?: Lag | null, notes?: (string | Said)[], records?: StrokeRecord[] }} Outcome */
 /** An action as the match's history gives it (kind: lag, choose, place-w2, shot, break).
