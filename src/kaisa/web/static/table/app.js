@@ -1,7 +1,13 @@
 // The browser table's start-up: routing between the start screen, a match, the history with replays and the study
 // table, and wiring the page's buttons. No rules live here: the server's referee decides everything; the page
-// places, aims, calls, animates and shows what the server answered. Each screen's code is in its own module beside
-// this one (match.js, replay.js, study.js, start.js); what they share is in state.js, page.js and layout.js.
+// places, aims, calls, animates and shows what the server answered.
+//
+// Where things are (table/): a screen each in match.js (with match-log.js, hint.js, summary.js), replay.js,
+// study.js and start.js (the start screen and the history); what a gesture on the canvas does in canvas-input.js;
+// the aim helper ("Aim at the called pot", its window) in aim-helper.js and the drawn aids and preview in aim.js;
+// the stroke and call controls in controls.js; the ruling panel in rulings.js, the scoreboard in
+// scoreboard-panel.js; the layout and a phone's dock in layout.js; the keys in keys.js. What the screens share:
+// state.js (the page's state and the API's shapes as the page reads them) and page.js (elements, messages).
 
 import { app } from "./state.js";
 import { $, ANIM_KEY, animSpeed, clearMessage, formOf, input, select, show, showError } from "./page.js";
