@@ -38,6 +38,28 @@ const FINE_LINE_PX = 18;
  *   ball, off it, or from the power bar;
  * - in front of it near the aim line (18 px): the aim turns finely (0.02° a pixel, Shift 0.002°);
  * - elsewhere the aim points at the pointer. A click calls a ball or a pocket. */
+/** What a press at table point `p` takes (the rule above, pure: the node tests call it at any scale): the ball it
+ * moves, else "pull" (the cue), "fine" (the aim turned finely) or null (the aim pointed, or a click).
+ * @param {Point} p @param {DrawnAim | null} aim the cue ball's aim
+ * @param {{ scale: number, R: number, ballHere: string | null, cueMoves: boolean, aims: boolean }} at the view's px
+ *   per metre and the ball radius (m); the ball the mode lets move under the press (its own reach); whether the cue
+ *   ball may be moved; whether the mode aims at all
+ * @returns {{ ball: string | null, kind: "pull" | "fine" | null }} */
+export function pressOf(p, aim, { scale, R, ballHere, cueMoves, aims }) {
+  const fromCue = aim ? Math.hypot(p[0] - aim.from[0], p[1] - aim.from[1]) * scale : Infinity; // px
+  // the cue ball pressed on where the mode lets it move: it moves (within a fingertip's reach on a small table)
+  if (!ballHere && aim && cueMoves && fromCue <= Math.max(CUE_GRAB_PX, R * scale)) return { ball: aim.ball, kind: null };
+  if (ballHere || !aim || !aims) return { ball: ballHere, kind: null };
+  const d = [Math.cos((aim.direction * Math.PI) / 180), Math.sin((aim.direction * Math.PI) / 180)];
+  const rel = [p[0] - aim.from[0], p[1] - aim.from[1]];
+  const along = rel[0] * d[0] + rel[1] * d[1];
+  const across = Math.abs(rel[0] * d[1] - rel[1] * d[0]) * scale; // px
+  const onFixedCue = !cueMoves && fromCue <= Math.max(CUE_GRAB_PX, 2.2 * R * scale);
+  if (onFixedCue || (along < 0 && across < CUE_LINE_PX)) return { ball: null, kind: "pull" }; // the cue behind the ball
+  if (along > 0 && across < FINE_LINE_PX) return { ball: null, kind: "fine" };
+  return { ball: null, kind: null };
+}
+
 export function installPointer(/** @type {HTMLCanvasElement} */ canvas) {
   /** @type {Gesture | null} */
   let gesture = null;
@@ -46,32 +68,21 @@ export function installPointer(/** @type {HTMLCanvasElement} */ canvas) {
     if (!mode || app.view.animating || (mode.busy && mode.busy())) return;
     const p = app.view.eventPoint(event);
     const aim = currentAim();
-    const scale = app.view.scale;
-    const R = app.view.geo.R;
-    const fromCue = aim ? Math.hypot(p[0] - aim.from[0], p[1] - aim.from[1]) * scale : Infinity; // px
     const cueMoves = Boolean(aim && mode.draggableAt && mode.draggableAt(aim.from) === aim.ball);
-    let ball = mode.draggableAt ? mode.draggableAt(p) : null;
-    // the cue ball pressed on where the mode lets it move: it moves (within a fingertip's reach on a small table)
-    if (!ball && aim && cueMoves && fromCue <= Math.max(CUE_GRAB_PX, R * scale)) ball = aim.ball;
+    const ballHere = mode.draggableAt ? mode.draggableAt(p) : null;
+    const { ball, kind } = pressOf(p, aim, { scale: app.view.scale, R: app.view.geo.R, ballHere, cueMoves, aims: Boolean(mode.aimAt) });
     const origin = ball ? app.view.balls[ball] : null;
     /** @type {Gesture} */
     const started = { ball, start: [event.clientX, event.clientY], moved: false, offset: origin ? [origin[0] - p[0], origin[1] - p[1]] : [0, 0] };
     gesture = started;
-    if (!ball && aim && mode.aimAt) {
-      const d = [Math.cos((aim.direction * Math.PI) / 180), Math.sin((aim.direction * Math.PI) / 180)];
-      const rel = [p[0] - aim.from[0], p[1] - aim.from[1]];
-      const along = rel[0] * d[0] + rel[1] * d[1];
-      const across = Math.abs(rel[0] * d[1] - rel[1] * d[0]);
-      const onFixedCue = !cueMoves && fromCue <= Math.max(CUE_GRAB_PX, 2.2 * R * scale);
-      if (onFixedCue || (along < 0 && across * scale < CUE_LINE_PX)) {
-        started.kind = "pull"; // on a cue ball that stays where it is, or on the cue behind the cue ball
-        started.aim = aim;
-      } else if (along > 0 && across * scale < FINE_LINE_PX) {
-        started.kind = "fine";
-        started.aim = aim;
-        started.direction = aim.direction;
-        started.point = p;
-      }
+    if (aim && kind === "pull") {
+      started.kind = "pull";
+      started.aim = aim;
+    } else if (aim && kind === "fine") {
+      started.kind = "fine";
+      started.aim = aim;
+      started.direction = aim.direction;
+      started.point = p;
     }
     if (ball) app.view.overlay.dragging = ball;
     canvas.setPointerCapture(event.pointerId);
