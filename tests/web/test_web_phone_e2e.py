@@ -1,6 +1,6 @@
 """The browser table on a phone (390x844): the whole table on the screen whenever balls move or the person is to
 aim or place, the bars on one line, every control a fingertip's size, the history readable as cards; and the
-table's own drawing (the zoomed insets) and gestures (pulling the cue back in the study).
+table's own drawing (the zoomed insets) and gestures (the study's cue ball moved, or the cue pulled from behind it).
 
 Real Chromium, the real server and SQLite, as in test_web_e2e (whose server and browser fixtures these share).
 """
@@ -267,35 +267,44 @@ def test_the_history_on_a_phone_breaks_no_word(live: LiveServer, browser: Browse
         close(page, errors)
 
 
-# --- 5: the study's cue ball: pulled back from, or moved ---------------------------------------------------------
+# --- 5: the study's cue ball: moved from on it, pulled back from behind it ---------------------------------------
 
 
-def test_in_the_study_pulling_back_from_the_cue_ball_sets_the_power_and_dragging_it_sideways_moves_it(
-    live: LiveServer, browser: Browser
+@pytest.mark.parametrize("size", [(1440, 900), PHONE])
+def test_in_the_study_the_cue_ball_dragged_straight_back_moves_and_a_pull_from_behind_it_sets_the_power(
+    live: LiveServer, browser: Browser, size: tuple[int, int]
 ) -> None:
-    """As the keys' help says: pressed on the cue ball and pulled straight back from the aim, the cue is pulled (the
-    power follows: 0,5 m of pull is full power), the ball stays; dragged any other way, the ball moves and the
-    power stays."""
-    page, errors = open_page(browser, 1440, 900, scale=1)
+    """Issue 31: in the study, a drag that starts on the cue ball moves it, straight back along the aim too, and the
+    power stays; a pull that starts behind the ball (off it, on the aim line) takes the cue: the power follows how far
+    (0,5 m of pull is full power, 8 m/s) and the ball stays. The same at the desktop's size and a phone's."""
+    page, errors = open_page(browser, *size, scale=1)
     try:
         goto(page, live.url + "#/study")
         table = page.get_by_test_id("table")
         expect(table).to_have_attribute("data-phase", "study")
         expect(page.get_by_test_id("speed-out")).to_have_text("2.00 m/s")
+        radius = page.evaluate("window.kaisa.table.ball_radius")
         cue = point(page, "data-cue")
         direction = math.radians(float(page.get_by_test_id("direction").input_value()))
-        back = (cue[0] - 0.25 * math.cos(direction), cue[1] - 0.25 * math.sin(direction))
-        drag(page, cue, back)
-        expect(page.get_by_test_id("speed-out")).to_have_text("4.00 m/s")
-        assert point(page, "data-cue") == cue, "the pull moved the cue ball"
+        along = (math.cos(direction), math.sin(direction))
 
-        aside = (cue[0] + 0.2 * math.sin(direction), cue[1] - 0.2 * math.cos(direction))
-        drag(page, cue, aside)
+        # pressed on the ball and dragged straight back along the aim: the ball goes there, the power stays
+        back = (cue[0] - 0.12 * along[0], cue[1] - 0.12 * along[1])
+        drag(page, cue, back)
         moved = point(page, "data-cue")
-        assert math.dist(moved, aside) < 0.01, (moved, aside)
-        expect(page.get_by_test_id("speed-out")).to_have_text("4.00 m/s")
+        assert math.dist(moved, back) < 0.01, f"the cue ball dragged straight back is at {moved}, not at {back}"
+        expect(page.get_by_test_id("speed-out")).to_have_text("2.00 m/s")
+
+        # pressed behind the ball on the aim line (off the ball) and pulled 0,2 m back from its centre: 3,2 m/s
+        direction = math.radians(float(page.get_by_test_id("direction").input_value()))
+        along = (math.cos(direction), math.sin(direction))
+        behind = (moved[0] - 4 * radius * along[0], moved[1] - 4 * radius * along[1])
+        pulled = (moved[0] - 0.2 * along[0], moved[1] - 0.2 * along[1])
+        drag(page, behind, pulled)
+        expect(page.get_by_test_id("speed-out")).to_have_text("3.20 m/s")
+        assert point(page, "data-cue") == moved, "the pull from behind the cue ball moved it"
         page.get_by_test_id("help-open").click()
-        expect(page.get_by_test_id("help")).to_contain_text("any other way than straight back moves it")
+        expect(page.get_by_test_id("help")).to_contain_text("pressing on the ball itself moves it")
     finally:
         page.context.close()
     assert not errors, errors

@@ -9,7 +9,7 @@ let context = null;
 
 /** A stroke's record as the match API sends it, as far as its sounds need it: the stroke's speed, the physics'
  * events and, when animated, the sampled paths ({t: times, balls: {id: [[x, y], ...]}}).
- * @typedef {{ t?: number[], balls?: Record<string, number[][]> }} Paths
+ * @typedef {{ t?: number[], balls?: Record<string, (number[] | null)[]> }} Paths
  * @typedef {{ type: string, t?: number, ball?: string, other?: string }} PhysicsEvent
  * @typedef {{ stroke?: { speed?: number }, events?: PhysicsEvent[], trajectories?: Paths | null }} StrokeRecord */
 
