@@ -263,7 +263,8 @@ export class ReplayMode {
     // actions) of the whole match, not of the match up to action i
     renderScoreboard(this.viewAt(i));
     const ruling = played.outcome.ruling;
-    const settled = ruling && ruling.position ? settle(played.outcome.records, ruling) : null;
+    const position = ruling && ruling.position;
+    const settled = ruling && position ? settle(played.outcome.records, { ...ruling, position }) : null;
     if (!settled) {
       app.view.balls = { ...a.state_after.position.balls };
       app.view.draw();
