@@ -242,23 +242,26 @@ export class ReplayMode {
       return false;
     }
     if (!this.alive()) return false;
+    const a = this.action(i);
+    if (!a) {
+      // ensure(i) above read its page: only a history shorter than the match said gets here
+      this.working = false;
+      this.renderControls();
+      return false;
+    }
     const before = this.viewAt(i - 1);
     app.view.balls = { ...before.position.balls };
     app.view.overlay = {};
     if (played.outcome.records && played.outcome.records.length) {
       // the counter and the line say the stroke that is playing, not the one before it
-      if (this.actions[i]) {
-        this.showStep(steps.shownStroke(this.actions, this.index, i));
-        $("replay-action").textContent = this.describe(i);
-      }
+      this.showStep(steps.shownStroke(this.actions, this.index, i));
+      $("replay-action").textContent = this.describe(i);
       keepTableInView();
       sound.playEvents(played.outcome.records, animSpeed());
       await app.view.animate(played.outcome.records, animSpeed());
     }
     if (!this.alive()) return false;
     this.index = i;
-    const a = this.action(i);
-    if (!a) return false; // read with the animation above
     // the scoreboard from the stored state after action i: the animation's own view counts the fouls (and the
     // actions) of the whole match, not of the match up to action i
     renderScoreboard(this.viewAt(i));
