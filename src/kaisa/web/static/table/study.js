@@ -1,5 +1,6 @@
 // The study table: any position set by hand (balls, the shooter, the game state), strokes ruled but not
-// recorded, the advisor's suggestions, a step back. The position is kept on this device.
+// recorded, the advisor's suggestions, a step back. The position is kept on this device. The game state's edits
+// (who is in hand, the scores, the state after a stroke, the advice once per call) are study-state.js's.
 
 import { app, area, firstLegal, geo, legalize, lightOf } from "./state.js";
 import { $, animSpeed, clearMessage, fmtNum, show, showError, showMessage } from "./page.js";
@@ -7,16 +8,27 @@ import { fitTable, keepTableInView, showPanels, showScreen } from "./layout.js";
 import { aimAtCall, aimFrom, clearAim, clickToCallOrAim, windowFor } from "./aim-helper.js";
 import { renderOutcome, settle } from "./rulings.js";
 import { api } from "../shared/api.js";
-import { calledBall, normaliseDirection } from "./controls.js";
+import { normaliseDirection } from "./controls.js";
 import * as aids from "./aim.js";
 import { levelName, t } from "../shared/i18n.js";
 import * as sound from "../shared/sound.js";
 import { ballChip, el } from "../shared/ui.js";
 import { BALL_IDS, degrees, dist } from "../shared/table.js";
+import * as studied from "./study-state.js";
+
+/** @typedef {import("../shared/types/api").components["schemas"]} Schemas */
+/** @typedef {import("./state.js").Point} Point @typedef {import("./state.js").Balls} Balls */
+/** @typedef {import("./state.js").Stroke} Stroke @typedef {import("./state.js").Ruling} Ruling */
+/** @typedef {import("./state.js").Entry} Entry @typedef {import("./state.js").AimAnswer} AimAnswer */
+/** A stroke's record as the server simulated it: its motion (drawn) and its events (heard).
+ * @typedef {import("./state.js").StrokeRecord & import("../shared/sound.js").StrokeRecord} StrokeRecord */
+/** @typedef {import("./study-state.js").StudyState} StudyState @typedef {import("./study-state.js").StudyAdvice} StudyAdvice */
+/** @typedef {import("./study-state.js").GameStateJson} GameStateJson @typedef {import("./study-state.js").CueBall} CueBall */
+/** The study's stroke ruled (StudyShotOut, its open shapes spelled out): the motion, and the ruling with where the
+ * balls went and the game state after it. @typedef {{ record: StrokeRecord, ruling: Ruling & { position: { balls: Balls },
+ *   state: GameStateJson } }} StudyShot */
 
 const STUDY_KEY = "kaisa.study";
-/** The study's game state as set by hand (the referee's GameState; `twice` is its 2.1 flag). */
-const STUDY_STATE = { scores: { W1: 0, W2: 0 }, in_hand: [], opening: false, twice: false, kaisa_off_centre: false };
 
 // --- the study table -----------------------------------------------------------------------------------------
 
@@ -24,13 +36,19 @@ export class StudyMode {
   constructor() {
     this.session = app.session;
     this.working = false;
+    this.aiming = false; // the aim helper is at work (aim-helper.js)
     const saved = loadStudy();
+    /** @type {Balls} */
     this.position = saved.position || this.startPosition();
-    this.shooter = saved.shooter || "W1";
-    this.state = { ...structuredClone(STUDY_STATE), ...(saved.state || {}) }; // the game state set by hand (gameState)
-    this.offTable = {}; // where a cue ball stood before it was put in hand, to put it back there
+    this.shooter = studied.cueBallOf(saved.shooter);
+    this.state = studied.stateFrom(saved.state); // the game state set by hand (gameState)
+    /** @type {Balls} where a cue ball stood before it was put in hand, to put it back there */
+    this.offTable = {};
+    /** @type {{ position: Balls, shooter: CueBall, state: StudyState } | null} the study before the last stroke */
     this.before = null;
+    /** @type {StudyAdvice[]} */
     this.advice = [];
+    /** @type {Entry | null} the ruling panel */
     this.entry = null;
   }
 
@@ -42,6 +60,8 @@ export class StudyMode {
     return this.working || app.view.animating;
   }
 
+  /** The study's first position: W1 behind the head string, W2 at the foot, the reds and the kaisa on their spots.
+   * @returns {Balls} */
   startPosition() {
     const s = app.table.spots;
     const g = app.view.geo;
@@ -85,14 +105,14 @@ export class StudyMode {
   render() {
     if (!this.alive()) return;
     const busy = this.busy();
-    for (const option of $("advise-level").options) option.textContent = levelName(option.value);
-    $("study-shooter").value = this.shooter;
-    const shoot = $("shoot");
+    for (const option of $("advise-level", HTMLSelectElement).options) option.textContent = levelName(option.value);
+    $("study-shooter", HTMLSelectElement).value = this.shooter;
+    const shoot = $("shoot", HTMLButtonElement);
     shoot.hidden = false;
     shoot.textContent = t("stroke.shoot");
     shoot.disabled = busy;
-    $("advise").disabled = busy;
-    $("study-back").disabled = busy || !this.before;
+    $("advise", HTMLButtonElement).disabled = busy;
+    $("study-back", HTMLButtonElement).disabled = busy || !this.before;
     $("prompt").textContent = this.position[this.shooter] ? t("study.prompt", { ball: this.shooter }) : t("study.cueMissing", { ball: this.shooter });
     this.renderState();
     const boxes = $("study-balls");
@@ -101,7 +121,7 @@ export class StudyMode {
         el(
           "label",
           { class: "check" },
-          el("input", { type: "checkbox", "data-testid": `study-ball-${b}`, checked: Boolean(this.position[b]), disabled: busy, onchange: (e) => this.toggle(b, e.target.checked) }),
+          el("input", { type: "checkbox", "data-testid": `study-ball-${b}`, checked: Boolean(this.position[b]), disabled: busy, onchange: (/** @type {Event} */ e) => e.target instanceof HTMLInputElement && this.toggle(b, e.target.checked) }),
           ballChip(b),
           b,
         ),
@@ -135,28 +155,26 @@ export class StudyMode {
     const st = this.state;
     const busy = this.busy();
     for (const b of ["W1", "W2"]) {
-      const box = $(`study-hand-${b}`);
+      const box = $(`study-hand-${b}`, HTMLInputElement);
       box.checked = st.in_hand.includes(b);
       box.disabled = busy;
       $(`study-hand-${b}-label`).textContent = t("study.inHand", { ball: b });
-      const score = $(`study-score-${b}`);
+      const score = $(`study-score-${b}`, HTMLInputElement);
       if (document.activeElement !== score) score.value = String(st.scores[b]);
       score.disabled = busy;
     }
-    $("study-opening").checked = st.opening;
-    $("study-opening").disabled = busy;
-    $("study-twice").checked = st.twice;
-    $("study-twice").disabled = busy;
-    const parts = [t("study.stateSummary", { ball: this.shooter, w1: st.scores.W1, w2: st.scores.W2 })];
-    if (st.opening) parts.push(t("study.stateOpening"));
-    for (const b of st.in_hand) parts.push(t("study.stateHand", { ball: b }));
-    if (st.twice) parts.push("2.1");
-    $("study-state-summary").textContent = parts.join(" · ");
+    const opening = $("study-opening", HTMLInputElement);
+    opening.checked = st.opening;
+    opening.disabled = busy;
+    const twice = $("study-twice", HTMLInputElement);
+    twice.checked = st.twice;
+    twice.disabled = busy;
+    $("study-state-summary").textContent = studied.stateSummary(this.shooter, st);
   }
 
   /** The shooter plays from behind the head string: its ball in hand, or the break. */
   fromHand() {
-    return this.state.opening || this.state.in_hand.includes(this.shooter);
+    return studied.fromHand(this.state, this.shooter);
   }
 
   /** A shooter playing from hand stands behind the head string: moved there (the nearest free place). */
@@ -165,21 +183,17 @@ export class StudyMode {
     const g = geo();
     const a = area("hand", this.position, this.shooter);
     const here = this.position[this.shooter];
-    const kept = here && legalize(here, a, null);
+    const kept = here ? legalize(here, a, null) : null;
     // where it stands if that is legal, else a usual place behind the line (not squeezed against the line)
-    const usual = [[g.W * 0.62, g.L * 0.15], [g.W * 0.38, g.L * 0.15], [g.W * 0.5, g.L * 0.1], [g.W * 0.8, g.L * 0.2]];
-    if (this.shooter === "W2") usual.reverse(); // W1 starts at the first: W2 goes clear of it
-    const spot = kept && dist(kept, here) < 1e-6 ? kept : firstLegal(usual, a) || kept;
+    const usual = studied.usualHandSpots(g.W, g.L, this.shooter);
+    const spot = kept && here && dist(kept, here) < 1e-6 ? kept : firstLegal(usual, a) || kept;
     if (spot) this.position[this.shooter] = spot;
   }
 
   /** A cue ball put in hand (or taken out): the opponent's leaves the table (and comes back where it was), the
-   * shooter's goes behind the head string. */
+   * shooter's goes behind the head string. @param {string} ball @param {boolean} on */
   setHand(ball, on) {
-    const hand = new Set(this.state.in_hand);
-    if (on) hand.add(ball);
-    else hand.delete(ball);
-    this.state.in_hand = [...hand].sort();
+    this.state.in_hand = studied.withHand(this.state.in_hand, ball, on);
     if (ball !== this.shooter) {
       if (on && this.position[ball]) {
         this.offTable[ball] = this.position[ball];
@@ -194,20 +208,22 @@ export class StudyMode {
     this.changedState();
   }
 
+  /** @param {boolean} on */
   setOpening(on) {
     this.state.opening = on;
     this.placeInHand();
     this.changedState();
   }
 
+  /** @param {boolean} on */
   setTwice(on) {
     this.state.twice = on;
     this.changedState();
   }
 
+  /** @param {string} ball @param {string} text the score as typed */
   setScore(ball, text) {
-    const n = Number.parseInt(text, 10);
-    this.state.scores[ball] = Number.isFinite(n) ? n : 0;
+    this.state.scores[ball] = studied.scoreOf(text);
     this.changedState();
   }
 
@@ -233,6 +249,7 @@ export class StudyMode {
     );
   }
 
+  /** Ball `ball` put on the table (its start or the nearest free place) or taken off. @param {string} ball @param {boolean} on */
   toggle(ball, on) {
     this.advice = [];
     if (on && ball !== this.shooter && this.state.in_hand.includes(ball)) {
@@ -249,15 +266,18 @@ export class StudyMode {
     this.render();
   }
 
+  /** @param {Point} p */
   draggableAt(p) {
     return app.view.ballAt(p, 1.3);
   }
 
-  /** The cue ball is pulled back from (power) as in a match, and still moved by dragging it any other way. */
+  /** The cue ball is pulled back from (power) as in a match, and still moved by dragging it any other way.
+   * @param {string} ball */
   pullsFrom(ball) {
     return ball === this.shooter;
   }
 
+  /** @param {string} ball @param {Point} p */
   dragTo(ball, p) {
     this.advice = [];
     const where = ball === this.shooter && this.fromHand() ? "hand" : "bed";
@@ -269,11 +289,13 @@ export class StudyMode {
     this.save();
   }
 
+  /** @param {Point} p */
   aimAt(p) {
     this.advice = [];
     aimFrom(this.position[this.shooter], p);
   }
 
+  /** @param {Point} p @param {string | null} ball the ball under the pointer */
   click(p, ball) {
     if (ball === this.shooter) return;
     clickToCallOrAim(this, p, this.shooter);
@@ -288,13 +310,15 @@ export class StudyMode {
     aimAtCall(this, this.position[this.shooter], this.position, (call, stroke) => this.askAim(call, stroke));
   }
 
-  /** The aim helper in the study's position and state (a read); not `deep`: the stroke as set only. */
+  /** The aim helper in the study's position and state (a read); not `deep`: the stroke as set only.
+   * @param {string} call @param {Stroke} stroke @returns {Promise<AimAnswer>} */
   askAim(call, stroke, deep = true) {
-    return api.studyAim({ position: { balls: this.position }, state: this.gameState(), call, stroke, deep });
+    return api.studyAim({ position: { balls: this.position }, state: this.gameState(), call, stroke: { ...stroke, ball: this.shooter }, deep });
   }
 
+  /** The stroke as set, of the shooter's cue ball. @returns {Stroke & { ball: CueBall }} */
   strokeNow() {
-    return app.stroke.stroke(this.shooter);
+    return { ...app.stroke.stroke(this.shooter), ball: this.shooter };
   }
 
   callWhere() {
@@ -303,10 +327,7 @@ export class StudyMode {
 
   /** The referee's game state JSON of the study (checked by the server, which says what does not fit). */
   gameState() {
-    const st = this.state;
-    const out = { shooter: this.shooter, scores: { ...st.scores }, in_hand: [...st.in_hand], opening: st.opening, last_pot_direct_middle_kaisa: st.twice };
-    if (st.kaisa_off_centre) out.kaisa_off_centre = true;
-    return out;
+    return studied.gameStateJson(this.shooter, this.state);
   }
 
   previewRequest() {
@@ -318,10 +339,12 @@ export class StudyMode {
     return { key: JSON.stringify(body), called: Boolean(text), send: () => api.studyShot(body) };
   }
 
+  /** @param {string} ball the shooter's select */
   setShooter(ball) {
-    this.shooter = ball;
+    this.shooter = studied.cueBallOf(ball);
     this.advice = [];
-    if (!this.position[ball] && this.state.in_hand.includes(ball)) this.position[ball] = this.offTable[ball] || this.startPosition()[ball];
+    const shooter = this.shooter;
+    if (!this.position[shooter] && this.state.in_hand.includes(shooter)) this.position[shooter] = this.offTable[shooter] || this.startPosition()[shooter];
     this.placeInHand();
     this.save();
     app.call.reset();
@@ -339,13 +362,14 @@ export class StudyMode {
     this.working = true;
     this.render();
     const resolved = await app.call.resolve();
-    if (resolved.error) {
+    if ("error" in resolved) {
       this.working = false;
       showMessage(resolved.error, "error");
       this.render();
       return;
     }
-    const body = { position: { balls: this.position }, stroke: app.stroke.stroke(this.shooter), call: resolved.call, state: this.gameState() };
+    const body = { position: { balls: this.position }, stroke: this.strokeNow(), call: resolved.call, state: this.gameState() };
+    /** @type {StudyShot} */
     let answer;
     try {
       answer = await api.studyShot(body);
@@ -364,13 +388,9 @@ export class StudyMode {
     await app.view.animate([answer.record], animSpeed());
     if (!this.alive()) return;
     this.before = { position: { ...this.position }, shooter: this.shooter, state: structuredClone(this.state) };
-    // the study goes on from the ruling's position with the person's own cue ball (the turn never passes to the
-    // other white) and the scores as set by hand (practice points never end a game); who is in hand and the
-    // flags as the ruling left them, the 2.1 flag only for an inning that goes on
-    const next = answer.ruling.state;
+    // the study goes on from the ruling's position with the person's own cue ball, the state as stateAfterStroke says
     this.position = { ...answer.ruling.position.balls };
-    const goesOn = !answer.ruling.turn_passes;
-    this.state = { scores: { ...this.state.scores }, in_hand: [...next.in_hand], opening: false, twice: goesOn && next.last_pot_direct_middle_kaisa, kaisa_off_centre: next.kaisa_off_centre };
+    this.state = studied.stateAfterStroke(this.state, answer.ruling.state, Boolean(answer.ruling.turn_passes));
     this.placeInHand();
     this.save();
     this.entry = { outcome: { ruling: answer.ruling, notes: [] }, who: answer.ruling.shooter, call: resolved.call };
@@ -392,20 +412,11 @@ export class StudyMode {
     $("prompt").textContent = t("study.advising");
     $("advise").dataset.state = "working";
     try {
-      const answer = await api.advise({ position: { balls: this.position }, state: this.gameState(), level: $("advise-level").value, limit: 8 });
+      // the select offers the API's levels only (index.html); the server refuses any other
+      const level = /** @type {Schemas["AdviseIn"]["level"]} */ ($("advise-level", HTMLSelectElement).value);
+      const answer = await api.advise({ position: { balls: this.position }, state: this.gameState(), level, limit: 8 });
       if (!this.alive()) return;
-      // the same call at two speeds is one call to a player: keep its best (the advisor lists best first)
-      const seen = new Set();
-      const list = answer.filter((a) => {
-        const key = a.call ?? "";
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      }).slice(0, 5);
-      this.advice = list.map((a) => {
-        const tokens = (a.call || "").split(/\s+/);
-        return { ...a, ball: a.call ? calledBall(a.call) : null, pocket: a.call ? tokens[tokens.length - 1] : null };
-      });
+      this.advice = studied.distinctAdvice(answer);
       if (!this.advice.length) showMessage(t("study.noAdvice"), "info");
     } catch (error) {
       if (this.alive()) showError(error);
@@ -415,6 +426,7 @@ export class StudyMode {
     this.render();
   }
 
+  /** The advice `i` taken: its stroke and call set, the others cleared from the table. @param {number} i */
   useAdvice(i) {
     const a = this.advice[i];
     if (!a) return;
@@ -440,7 +452,7 @@ export class StudyMode {
   reset() {
     if (this.busy()) return;
     this.position = this.startPosition();
-    this.state = structuredClone(STUDY_STATE);
+    this.state = studied.freshState();
     this.before = null;
     this.advice = [];
     this.newSetup();
@@ -468,12 +480,7 @@ export class StudyMode {
   }
 }
 
+/** The study kept on this device (nothing if it is missing or damaged). */
 export function loadStudy() {
-  try {
-    const data = JSON.parse(localStorage.getItem(STUDY_KEY) || "{}");
-    if (data && data.position && typeof data.position === "object") return data;
-  } catch {
-    // a damaged saved position: start afresh
-  }
-  return {};
+  return studied.savedStudy(localStorage.getItem(STUDY_KEY));
 }
