@@ -384,7 +384,7 @@ def deeper_pots(match: Any, call_text: str, stroke_json: dict[str, Any], table: 
     from kaisa.players.candidates import ShotCandidate
     from kaisa.players.search import find_window
     from kaisa.players.shots import generate
-    from kaisa.session import AIM_SPEEDS, AIM_SPINS
+    from kaisa.session.aids import AIM_SPEEDS, AIM_SPINS
 
     state, config = match.state, match.config
     position, game = state.position, state.game
@@ -576,6 +576,7 @@ def test_a_whole_match_against_the_computer_by_the_page_controls_never_refuses_a
 # --- 3: the same pull, the same power ------------------------------------------------------------------------------
 
 PULLS = (0.1, 0.2, 0.35)  # m of pull straight back from the cue ball: 0.5 m is full power (8 m/s)
+PULL_FROM_PX = 14  # pixels behind the cue ball's centre where the pull starts: off the ball (the page's 12 px grab)
 BAR = ((0.2, 0.35), (0.6, 0.45), (0.1, 0.8))  # press-and-pull on the power bar: from, to (fractions of its length)
 
 
@@ -592,8 +593,12 @@ def pulled(browser: Browser, url: str, size: tuple[int, int], touch: bool) -> tu
         hand.tap(client(page, (W / 2, 1.8)))
         page.wait_for_function("() => Math.abs(Number(document.getElementById('direction').value) - 90) < 0.01")
         shown = []
+        a, b = client(page, ball), client(page, (ball[0], ball[1] - 0.1))
+        behind = PULL_FROM_PX / (math.dist(a, b) / 0.1)  # metres on this size's table
         for pull in PULLS:
-            start = client(page, ball)
+            # from the cue line just behind the ball (a press on the study's cue ball moves it): the power is how
+            # far behind the ball the cue is let go
+            start = client(page, (ball[0], ball[1] - behind))
             end = client(page, (ball[0], ball[1] - pull))
             hand.drag(start, end)
             expect(page.get_by_test_id("table")).to_have_attribute("data-cue", "{:.4f},{:.4f}".format(*ball))

@@ -271,12 +271,6 @@ export class StudyMode {
     return app.view.ballAt(p, 1.3);
   }
 
-  /** The cue ball is pulled back from (power) as in a match, and still moved by dragging it any other way.
-   * @param {string} ball */
-  pullsFrom(ball) {
-    return ball === this.shooter;
-  }
-
   /** @param {string} ball @param {Point} p */
   dragTo(ball, p) {
     this.advice = [];
