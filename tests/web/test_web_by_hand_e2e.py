@@ -593,8 +593,8 @@ def pulled(browser: Browser, url: str, size: tuple[int, int], touch: bool) -> tu
         hand.tap(client(page, (W / 2, 1.8)))
         page.wait_for_function("() => Math.abs(Number(document.getElementById('direction').value) - 90) < 0.01")
         shown = []
-        a, b = client(page, ball), client(page, (ball[0], ball[1] - 0.1))
-        behind = PULL_FROM_PX / (math.dist(a, b) / 0.1)  # metres on this size's table
+        at_ball, tenth_behind = client(page, ball), client(page, (ball[0], ball[1] - 0.1))
+        behind = PULL_FROM_PX / (math.dist(at_ball, tenth_behind) / 0.1)  # metres on this size's table
         for pull in PULLS:
             # from the cue line just behind the ball (a press on the study's cue ball moves it): the power is how
             # far behind the ball the cue is let go
