@@ -42,11 +42,9 @@ from kaisa.errors import SimulationError
 from kaisa.game import MatchConfig, MatchState, Phase, Shot
 from kaisa.layouts import random_layout
 from kaisa.model import BallId, Position, Stroke
-from kaisa.physics import simulate
 from kaisa.players.baseline import Candidate, candidates
 from kaisa.records.storage import PlayerInfo
-from kaisa.referee import judge, observe
-from kaisa.session import GameState, MatchSession, Sessions
+from kaisa.session import GameState, MatchSession, Sessions, rule_stroke
 from kaisa.table import OFFICIAL, PocketId
 
 SHOT_ENV_ID = "kaisa/KaisaShot-v0"
@@ -112,11 +110,9 @@ def pots(position: Position, call: Call, stroke: Stroke) -> bool:
     physics and the referee that :meth:`KaisaShotEnv.step` plays and rules a stroke with at noise 0 (a stroke the
     engine cannot play faithfully counts as no pot here; the environment would nudge its direction)."""
     try:
-        record = simulate(position, stroke)
+        return rule_stroke(position, call, GameState(shooter=ME), stroke=stroke).legal_pot
     except SimulationError:
         return False
-    game = GameState(shooter=ME)
-    return judge(observe(record, call), call, game).legal_pot
 
 
 def slot_of(ball: BallId) -> int:
