@@ -20,11 +20,11 @@ every ``--step`` degrees, the edges of each run of pots bisected to ``step / 8``
 that pot the call. The environment's noise model is known (:class:`kaisa.game.chance.StrokeNoise` times the
 seat's ``noise``): the chance that an aim pots is the windows convolved with the direction's Gaussian. The
 planner plays the candidate and aim with the highest chance; where no scan finds a window it plays the
-policy's stroke. ``--robust speed,side,follow`` also integrates the noise of those parts (each scanned again
-at plus and minus ``sqrt(3)`` sigmas near the best aim, three-point Gauss-Hermite, for the ``--robust-top``
-best candidates); off by default: on the positions the candidates were chosen on it cost twice the strokes
-and potted no more, and the chance by the direction alone was within a point of a Monte Carlo estimate over
-the full noise model. The planner never sees the environment's seed or the noise actually drawn.
+policy's stroke. The noise of speed, side and follow is integrated too (``--robust``, default
+``speed,side,follow``; ``""`` for the direction's alone): the ``--robust-top`` (3) best candidates are scanned
+again near their best aim with one of those parts moved by plus and minus ``sqrt(3)`` sigmas at a time
+(three-point Gauss-Hermite). Without it the trained policy's elevated strokes potted well below the planner's
+own estimate (docs/ENVIRONMENTS.md). The planner never sees the environment's seed or the noise actually drawn.
 
 **Evaluation.** On the held-out positions of ``train_shot.py`` (seeds from 10,000,000; the same layout, call and
 noise for every policy): the planner, the trained policy alone, the baseline computer player's stroke at the
@@ -258,8 +258,8 @@ def main() -> None:
     parser.add_argument("--span", type=float, default=1.2, help="degrees scanned either side of the policy's aim")
     parser.add_argument("--step", type=float, default=0.025, help="degrees between scanned aims")
     parser.add_argument("--speeds", default=CANDIDATES, help="candidate speeds: 1.4x (times the policy's), 8 (m/s)")
-    parser.add_argument("--robust", default="", help="parts whose noise the plan integrates over")
-    parser.add_argument("--robust-top", type=int, default=2, help="candidates scanned again for those parts")
+    parser.add_argument("--robust", default="speed,side,follow", help="parts whose noise the plan integrates over")
+    parser.add_argument("--robust-top", type=int, default=3, help="candidates scanned again for those parts")
     parser.add_argument("--policies", default="planned,planned on baseline,trained,baseline,random")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("runs/plan_shot.json"))
