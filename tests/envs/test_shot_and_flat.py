@@ -30,7 +30,7 @@ from kaisa.envs import (
     MultiDiscreteAction,
     flat,
 )
-from kaisa.envs.shot_env import DIRECT_CALLS, OBS_SIZE, makeable_calls
+from kaisa.envs.shot_env import DIRECT_CALLS, OBS_SIZE, makeable_calls, observed_shot, pots
 from kaisa.envs.wrappers import OBS_FLAT
 from kaisa.model import BallId, Position, Stroke
 from kaisa.table import OFFICIAL, PocketId
@@ -198,6 +198,43 @@ def test_the_baseline_action_plays_the_baseline_players_stroke_at_the_given_call
     assert env.step(env.baseline_action())[4]["success"]
 
 
+def test_the_observation_shows_the_position_and_the_call_a_planner_simulates():
+    env = KaisaShotEnv()
+    for seed in range(5):
+        observation, info = env.reset(seed=seed)
+        position, call = observed_shot(observation)
+        assert call == env.call
+        assert str(call) == info["call"]
+        assert list(position) == list(env.position)
+        for ball, (x, y) in env.position.items():
+            assert math.hypot(position[ball][0] - x, position[ball][1] - y) < 1e-6  # float32 of the observation
+    with pytest.raises(ValueError, match="25 finite numbers"):
+        observed_shot(np.zeros(7))
+    assert observed_shot(np.zeros(OBS_SIZE, dtype=np.float32))[1] is None
+
+
+def test_the_model_pots_exactly_what_the_environment_pots_at_noise_0():
+    """pots() is the model a planner searches on: the environment at noise 0 rules every stroke alike, pots
+    and misses (a scan of directions across a window's edges)."""
+    env = KaisaShotEnv(noise=0.0)
+    outcomes = []
+    for seed in (2, 3, 5):  # positions whose windows lie within these offsets of the baseline's aim
+        env.reset(seed=seed)
+        position, call = env.position, env.call
+        assert call is not None
+        base = env.baseline_action()
+        for offset in np.arange(-0.1, 0.31, 0.05):
+            action = base.copy()
+            action[1] += offset / 180
+            stroke = env.stroke_of(action)
+            env.reset(seed=seed, options={"position": position, "call": call})
+            made = env.step(action)[4]["success"]
+            assert pots(position, call, stroke) is made
+            outcomes.append(made)
+    assert any(outcomes)
+    assert not all(outcomes)
+
+
 def test_bad_shot_options_are_refused_clearly():
     with pytest.raises(ValueError, match="call is one of"):
         KaisaShotEnv(call="mine")
@@ -286,6 +323,34 @@ def test_the_training_example_runs_and_writes_its_curve_and_numbers(tmp_path: Pa
         assert r["n"] == 20
         assert 0 <= r["low"] <= r["success"] <= r["high"] <= 1
     assert (tmp_path / "learning_curve.png").stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_the_planning_example_plans_on_the_trained_policy_and_reports_its_cost(tmp_path: Path):
+    """examples/plan_shot.py on a tiny trained policy, a few positions and a coarse scan (the full run is in
+    docs/ENVIRONMENTS.md): a few hundred strokes simulated in all."""
+    trained = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "train_shot.py"), "--generations", "1", "--population", "2",
+         "--elite", "1", "--batch", "4", "--eval", "2", "--check", "2", "--workers", "1", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert trained.returncode == 0, trained.stderr
+    out = tmp_path / "plan.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "plan_shot.py"), "--policy", str(tmp_path / "results.json"),
+         "--eval", "4", "--span", "0.6", "--step", "0.2", "--speeds", "1x,8:0.2", "--robust", "speed,side",
+         "--workers", "1", "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())["evaluation"]
+    assert set(results) == {"planned", "planned on baseline", "trained", "baseline", "random"}
+    for r in results.values():
+        assert r["n"] == 4
+        assert 0 <= r["low"] <= r["success"] <= r["high"] <= 1
+    assert results["planned"]["simulations_per_decision"] > 0
+    assert results["trained"]["simulations_per_decision"] == 0
+    assert 0 <= results["planned"]["estimated_chance"] <= 1
 
 
 @pytest.mark.slow

@@ -38,6 +38,7 @@ from gymnasium import spaces
 from kaisa.call import Call
 from kaisa.envs.encoding import SLOTS, call_at, decode_stroke, encode_stroke, observe_state
 from kaisa.envs.gym_env import AGENT, SEED_WORDS, check_noise, push_shot, ruling_of, stroke_info
+from kaisa.errors import SimulationError
 from kaisa.game import MatchConfig, MatchState, Phase, Shot
 from kaisa.layouts import random_layout
 from kaisa.model import BallId, Position, Stroke
@@ -46,6 +47,7 @@ from kaisa.records.storage import PlayerInfo
 from kaisa.session import GameState
 from kaisa.session.match import MatchSession
 from kaisa.session.registry import Sessions
+from kaisa.session.study import rule_stroke
 from kaisa.table import OFFICIAL, PocketId
 
 SHOT_ENV_ID = "kaisa/KaisaShot-v0"
@@ -79,6 +81,41 @@ def shot_state(position: Position) -> MatchState:
 def makeable_calls(position: Position) -> list[Candidate]:
     """The direct pots the baseline player's geometry sees for W1 at ``position``, easiest first."""
     return candidates(position[ME], position, GameState(shooter=ME), OFFICIAL, ME)
+
+
+def observed_shot(observation: np.ndarray) -> tuple[Position, Call | None]:
+    """The position and the call that a ``KaisaShot-v0`` observation shows (the balls to the observation's
+    float32 precision, under a micrometre). With :func:`pots` and the seat's noise (:class:`~kaisa.game.chance.StrokeNoise`
+    scaled by the environment's ``noise``) it is all a policy needs to plan its stroke on the task's model at
+    decision time, as game agents that search do, without reaching into the environment."""
+    values = np.asarray(observation, dtype=np.float64).reshape(-1)
+    if values.shape != (OBS_SIZE,) or not np.all(np.isfinite(values)):
+        raise ValueError(f"a KaisaShot-v0 observation is {OBS_SIZE} finite numbers, got shape {values.shape}")
+    rows = values[:BALLS_SIZE].reshape(-1, 3)
+    balls = (ME, BallId.W2, BallId.R1, BallId.R2, BallId.K)
+    position = Position(
+        {
+            ball: ((x + 1) / 2 * OFFICIAL.width, (y + 1) / 2 * OFFICIAL.length)
+            for ball, (x, y, on) in zip(balls, rows, strict=True)
+            if on > 0.5
+        }
+    )
+    slot, pocket = values[BALLS_SIZE : BALLS_SIZE + len(SLOTS)], values[BALLS_SIZE + len(SLOTS) :]
+    if slot.max() < 0.5 or pocket.max() < 0.5:
+        return position, None
+    name = SLOTS[int(np.argmax(slot))]
+    ball = BallId.W2 if name == "other" else BallId(name)
+    return position, Call(ball, POCKETS[int(np.argmax(pocket))])
+
+
+def pots(position: Position, call: Call, stroke: Stroke) -> bool:
+    """Whether W1's ``stroke``, played exactly, pots ``call`` legally at ``position``: the task's model, the
+    physics and the referee that :meth:`KaisaShotEnv.step` plays and rules a stroke with at noise 0 (a stroke the
+    engine cannot play faithfully counts as no pot here; the environment would nudge its direction)."""
+    try:
+        return rule_stroke(position, call, GameState(shooter=ME), stroke=stroke).legal_pot
+    except SimulationError:
+        return False
 
 
 def slot_of(ball: BallId) -> int:
