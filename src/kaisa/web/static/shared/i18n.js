@@ -171,7 +171,13 @@ const STRINGS = {
     "help.pullKey": "pull back from behind the cue ball",
     "help.pull": "power (the bar shows m/s): press on the cue line behind the cue ball and pull away from it; the power bar below the slider works the same way. Where the cue ball may be moved (the study, a ball in hand), pressing on the ball itself moves it",
     "help.tipKey": "cue-ball diagram",
-    "help.tip": "spin: where the cue tip strikes",
+    "help.tip": "spin: where the cue tip strikes; with the keyboard, Tab to it and the arrows (Shift: finer)",
+    "help.move": "the arrows move the ball being placed (the cue ball in hand, the study's balls, a lag ball; B again: they aim). W2's place moves with the arrows at once, and Enter places it",
+    "keys.moving": "The arrows move {ball} (1 cm a press, Shift 1 mm, Alt 5 cm). B: aim again.",
+    "keys.aiming": "The arrows aim again. B: move the ball.",
+    "keys.nothingToMove": "No ball may be moved now.",
+    "keys.moved": "{ball} moved.",
+    "stroke.tipLabel": "Where the cue tip strikes: the arrows move it",
     "help.close": "Close",
     "summary.title": "{name} wins the match",
     "summary.player": "Player",
@@ -414,9 +420,15 @@ const STRINGS = {
     "help.clickKey": "napauta palloa, pussia",
     "help.click": "maalaa ne",
     "help.pullKey": "vedä lyöntipallon takaa taaksepäin",
-    "help.pull": "voima (palkki näyttää m/s): paina keppiviivaa lyöntipallon takana ja vedä poispäin; liukusäätimen alla oleva voimapalkki toimii samoin. Kun lyöntipallon saa siirtää (harjoittelu, pallo kädessä), itse pallosta vetäen pallo siirtyy",
+    "help.pull": "voima (palkki näyttää m/s): paina keppiviivaa lyöntipallon takana ja vedä poispäin; liukusäätimen alla oleva voimapalkki toimii samoin. Kun lyöntipallon saa siirtää (harjoittelu, käsipallo), itse pallosta vetäen pallo siirtyy",
     "help.tipKey": "lyöntipallon kuva",
-    "help.tip": "kierre: mihin kohtaan keu osuu",
+    "help.tip": "kierre: mihin kohtaan keu osuu; näppäimistöllä sarkaimella kuvaan ja nuolilla (vaihto: hienommin)",
+    "help.move": "nuolet siirtävät sijoitettavaa palloa (käsipalloa, harjoittelun palloja, alkulyönnin palloa; B uudelleen: nuolet tähtäävät). W2:n paikka siirtyy nuolilla suoraan, ja Enter sijoittaa sen",
+    "keys.moving": "Nuolet siirtävät palloa {ball} (1 cm painallukselta, vaihto 1 mm, Alt 5 cm). B: tähtää taas.",
+    "keys.aiming": "Nuolet tähtäävät taas. B: siirrä palloa.",
+    "keys.nothingToMove": "Mitään palloa ei voi nyt siirtää.",
+    "keys.moved": "Pallo {ball} siirretty.",
+    "stroke.tipLabel": "Mihin kohtaan keu osuu: nuolet siirtävät osumakohtaa",
     "help.close": "Sulje",
     "summary.title": "{name} voitti ottelun",
     "summary.player": "Pelaaja",
@@ -641,6 +653,9 @@ export function applyLabels(root) {
   }
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) el.placeholder = t(el.dataset.i18nPlaceholder ?? "");
+  }
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) {
+    if (el instanceof HTMLElement) el.setAttribute("aria-label", t(el.dataset.i18nAria ?? ""));
   }
   for (const el of root.querySelectorAll("[data-lang]")) {
     if (el instanceof HTMLElement) el.setAttribute("aria-pressed", String(el.dataset.lang === current));

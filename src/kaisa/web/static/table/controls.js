@@ -129,6 +129,16 @@ export class StrokeControls {
     this.tip.addEventListener("pointerup", () => {
       dragging = false;
     });
+    // the keyboard: the arrows move the tip 0.05 of the radius (Shift 0.01), kept in its circle
+    this.tip.addEventListener("keydown", (event) => {
+      const way = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key];
+      if (!way) return;
+      const step = event.shiftKey ? 0.01 : 0.05;
+      const { side, follow } = clampTip(this.value.side + way[0] * step, this.value.follow + way[1] * step);
+      this.set({ side: Math.round(side * 100) / 100, follow: Math.round(follow * 100) / 100 });
+      event.preventDefault();
+      event.stopPropagation(); // not the table's keys (aim and power)
+    });
     this.render();
   }
 
