@@ -46,3 +46,15 @@ def test_the_session_and_the_store_modules_are_under_500_lines() -> None:
         str(p.relative_to(src)): n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) >= 500
     }
     assert long == {}
+
+
+def test_every_page_script_is_under_1000_lines_in_its_screens_folder() -> None:
+    """Issue 30: the page scripts live by screen (``static/table``, ``club``, ``kaavio``) beside what they share
+    (``static/shared``), and none is past 1,000 lines: a newcomer finds a part of a screen by its file's name."""
+    static = Path(__file__).resolve().parents[1] / "src" / "kaisa" / "web" / "static"
+    scripts = sorted(static.rglob("*.js"))
+    assert {p.parent.name for p in scripts if p.name != "sw.js"} == {"table", "club", "kaavio", "shared"}
+    long = {
+        str(p.relative_to(static)): n for p in scripts if (n := len(p.read_text(encoding="utf-8").splitlines())) >= 1000
+    }
+    assert long == {}

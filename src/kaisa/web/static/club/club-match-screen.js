@@ -78,6 +78,18 @@ export function buildPickers(page) {
   by.replaceChildren(el("option", { value: "" }, t("club.late.nobody")), ...CUE_BALLS.map((b) => el("option", { value: b }, `${t("club.late.player", { ball: b })}: ${owner(b)}`)));
 }
 
+/** On a phone, with the cue ball in hand and not yet placed: where it was placed comes first (its table is far
+ * down the form); placing it the first time brings the call back into view (club.js).
+ * @param {MatchPage} page @returns {boolean} whether the hand's table was brought into view */
+export function showHandFirst(page) {
+  const hand = $("hand-group");
+  if (hand.hidden || !page.ctx().fromHand || page.entry.place || getComputedStyle($("quick")).position !== "sticky") return false;
+  const bar = document.querySelector(".topbar");
+  hand.style.scrollMarginTop = `${(bar ? bar.getBoundingClientRect().height : 0) + 8}px`;
+  hand.scrollIntoView({ block: "start", behavior: "instant" });
+  return true;
+}
+
 /** @param {MatchPage} page */
 export function render(page) {
   if (!page.alive() || !page.view) return;

@@ -737,15 +737,7 @@ export class MatchPage {
    * stuck to the bottom edge (on a phone the board and the last ruling come first and push it below the fold). */
   showEntry(always = false, form = false) {
     const quick = $("quick");
-    const hand = $("hand-group");
-    if (!form && !hand.hidden && this.ctx().fromHand && !this.entry.place && getComputedStyle(quick).position === "sticky") {
-      // a phone, the cue ball in hand: where it was placed comes first (its table is far down the form); once it
-      // is placed, the call (placing it the first time brings the call back into view)
-      const bar = document.querySelector(".topbar");
-      hand.style.scrollMarginTop = `${(bar ? bar.getBoundingClientRect().height : 0) + 8}px`;
-      hand.scrollIntoView({ block: "start", behavior: "instant" });
-      return;
-    }
+    if (!form && screen.showHandFirst(this)) return;
     if (!form && !quick.hidden && getComputedStyle(quick).position === "sticky") {
       // a phone: the quick entry sticks to the bottom edge when it is below it; the call above it in view
       quick.scrollIntoView({ block: "end", behavior: "instant" });
