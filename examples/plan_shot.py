@@ -78,6 +78,8 @@ class Settings:
     """The parts of the stroke whose noise the planner integrates over (besides the direction's)."""
     robust_top: int
     """How many of the best candidates (by the direction's noise alone) are scanned again for those parts."""
+    level: bool = False
+    """Play every candidate level (elevation 0): a raised cue makes the speed's and the tip's noise cost more."""
 
 
 @dataclass
@@ -178,6 +180,8 @@ def plan(observation: np.ndarray, prior: np.ndarray, settings: Settings) -> Plan
         speed, _, follow = candidate.partition(":")
         wanted = base.speed * float(speed[:-1]) if speed.endswith("x") else float(speed)
         stroke = replace(base, speed=min(MAX_SPEED, max(0.05, wanted)))
+        if settings.level:
+            stroke = replace(stroke, elevation=0.0)
         if follow:
             stroke = replace(stroke, follow=float(follow), side=0.0)
         runs, n = windows(position, call, stroke, -settings.span, settings.span, settings.step)
@@ -260,6 +264,7 @@ def main() -> None:
     parser.add_argument("--speeds", default=CANDIDATES, help="candidate speeds: 1.4x (times the policy's), 8 (m/s)")
     parser.add_argument("--robust", default="speed,side,follow", help="parts whose noise the plan integrates over")
     parser.add_argument("--robust-top", type=int, default=3, help="candidates scanned again for those parts")
+    parser.add_argument("--level", action="store_true", help="play every candidate stroke level (elevation 0)")
     parser.add_argument("--policies", default="planned,planned on baseline,trained,baseline,random")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("runs/plan_shot.json"))
@@ -272,6 +277,7 @@ def main() -> None:
         tuple(args.speeds.split(",")),
         tuple(p for p in args.robust.split(",") if p),
         args.robust_top,
+        args.level,
     )
     seeds = [args.first_seed + i for i in range(args.eval)]
     names = args.policies.split(",")
