@@ -78,6 +78,8 @@ def test_a_match_played_with_the_keyboard_alone(live: e2e.LiveServer, browser: B
     page.wait_for_function(PERSON_TO_ACT, timeout=90_000)
     if choose.is_visible():
         keys.press("choose-W2")  # W2: the person places it, with the arrows
+        expect(choose).to_be_hidden()
+        page.wait_for_function(PERSON_TO_ACT, timeout=90_000)  # W2's place offered (the answer has come)
     placed_w2 = page.get_by_test_id("place-w2").is_visible()
     if placed_w2:
         expect(page.get_by_test_id("table")).not_to_have_attribute("data-w2", "")
@@ -101,7 +103,9 @@ def test_a_match_played_with_the_keyboard_alone(live: e2e.LiveServer, browser: B
         if strokes == 0:
             # the cue ball moved by the keyboard where it may be moved (in hand): B, then the arrows
             page.keyboard.press("b")
-            if "arrows move" in page.get_by_test_id("key-status").inner_text():
+            said = page.get_by_test_id("key-status").inner_text()
+            assert "arrows move" in said or "No ball may be moved now" in said, said  # B always answers
+            if "arrows move" in said:
                 page.keyboard.press("ArrowRight")
                 page.keyboard.press("ArrowRight")
                 expect(page.get_by_test_id("table")).not_to_have_attribute("data-cue", cue_before or "")
