@@ -76,8 +76,10 @@ LEVELS: dict[str, Level] = {
         placements=6,
         position_weight=0.5,
     ),
-    # Issue 26 tried more candidates and plays on the faster engine: no measurable gain in regret for 1.7x the
-    # processor time (docs/PERFORMANCE.md section 5), so the master keeps these (kaisa.bench.master.BEFORE_26).
+    # Issue 26: more candidates bought nothing measurable (docs/PERFORMANCE.md section 5); what cut the regret
+    # against a five times deeper search was evaluating more windows (the deep search's choice was mostly a
+    # window the master had found but not evaluated) with more plays each: 6 of 30 instead of 3 of 20. The
+    # master as issue 26 found it is kaisa.bench.master.BEFORE_26.
     "master": Level(
         name="master",
         noise=1.0,
@@ -85,9 +87,9 @@ LEVELS: dict[str, Level] = {
         candidates=6,
         scan_half_width=0.8,
         scan_step=0.08,
-        samples=20,
+        samples=30,
         speeds=(0.75, 1.1),
-        evaluate=3,
+        evaluate=6,
         placements=9,
         position_weight=1.0,
         reply_kinds=KINDS,

@@ -74,10 +74,10 @@ REFINE_TOP = 2
 """How many of the best evaluated windows may get the second, deeper look (:data:`REFINE_SAMPLES` more noisy
 plays each) before the search chooses; 0 chooses on the first pass, as the search did before. 2 until issue 26."""
 
-REFINE_SAMPLES = 20
+REFINE_SAMPLES = 30
 """Noisy plays added to each of the :data:`REFINE_TOP` best windows by the second look: with the master's
-first pass of 20 the choice between close contenders rests on 40 plays each (issue 26 tried 44 more, on 64 in
-all: no measurable gain in regret for the processor time, docs/PERFORMANCE.md section 5). Regret against a deeper search came
+first pass of 30 the choice between close contenders rests on 60 plays each (20 and 20 until issue 26's
+second change, with the master's six evaluated windows instead of three, docs/PERFORMANCE.md section 5). Regret against a deeper search came
 from a contender whose first plays had been lucky (19 seeded layouts: the deep search's choice was among the
 master's candidates every time, and mostly among its evaluated windows). 12 and 12 were tried first: over 200
 seeded layouts, stratified draws, 20 and 20 cost 12% more simulations and cut the regret by 0.028 points per
