@@ -26,6 +26,13 @@ again near their best aim with one of those parts moved by plus and minus ``sqrt
 (three-point Gauss-Hermite). Without it the trained policy's elevated strokes potted well below the planner's
 own estimate (docs/ENVIRONMENTS.md). The planner never sees the environment's seed or the noise actually drawn.
 
+**Choosing the call too** (``--call agent``, the game as played: the player calls). For each of the ``--calls``
+(3) easiest direct pots that the geometry sees in the observed position (:func:`kaisa.envs.shot_env.makeable_calls`),
+the trained policy gives its stroke at that call (it reads the observation as ``call="given"`` would show it)
+and the first pass searches around it; the robust pass then takes the best candidates of all the calls
+together, and the planner plays the call and stroke with the highest chance. The baseline calls its easiest
+pot by its geometry, and the ``trained`` row plays the trained policy's stroke at that call.
+
 **Evaluation.** On the held-out positions of ``train_shot.py`` (seeds from 10,000,000; the same layout, call and
 noise for every policy): the planner, the trained policy alone, the baseline computer player's stroke at the
 same call, the same search around the baseline's stroke (``planned on baseline``: what the search makes
@@ -48,7 +55,18 @@ from train_shot import ENV_ID, EVAL_SEEDS, N_OUTPUTS, act, wilson
 
 from kaisa.call import Call
 from kaisa.envs import decode_stroke, encode_stroke
-from kaisa.envs.shot_env import STROKE_PARTS, observed_shot, pots
+from kaisa.envs.shot_env import (
+    BALLS_SIZE,
+    DIRECT_CALLS,
+    POCKETS,
+    SLOTS,
+    STROKE_PARTS,
+    direct_call_index,
+    makeable_calls,
+    observed_shot,
+    pots,
+    slot_of,
+)
 from kaisa.game.chance import StrokeNoise
 from kaisa.model import MAX_SPEED, MAX_TIP_OFFSET, BallId, Position, Stroke
 from kaisa.referee import GameState
@@ -80,6 +98,8 @@ class Settings:
     """How many of the best candidates (by the direction's noise alone) are scanned again for those parts."""
     level: bool = False
     """Play every candidate level (elevation 0): a raised cue makes the speed's and the tip's noise cost more."""
+    calls: int = 3
+    """With ``call="agent"``: how many of the geometry's easiest calls are searched."""
 
 
 @dataclass
@@ -162,20 +182,28 @@ def _phi(x: np.ndarray) -> np.ndarray:
     return result
 
 
-def plan(observation: np.ndarray, prior: np.ndarray, settings: Settings) -> Plan:
-    """The planner's action for one observation, searching around the ``prior`` action's stroke (see the
-    module's docstring)."""
-    position, call = observed_shot(observation)
-    if call is None:
-        return Plan(prior, 0.0, 0)
+@dataclass(frozen=True)
+class _Candidate:
+    """A candidate stroke after the first pass: its best chance from the direction's noise alone."""
+
+    chance: float
+    call: Call
+    stroke: Stroke
+    name: str
+    nominal: np.ndarray
+    """The chance by aim (offsets in degrees on the planner's grid)."""
+
+
+def _first_pass(
+    position: Position, call: Call, prior: np.ndarray, settings: Settings, aims: np.ndarray, sigma: float
+) -> tuple[list[_Candidate], int]:
+    """Every candidate stroke around the ``prior`` action's, its windows scanned: those with a window, and the
+    strokes simulated."""
     values = np.zeros(7)
     values[:STROKE_PARTS] = prior
     base = decode_stroke(values, ME, position, GameState(shooter=ME))
-    noise = StrokeNoise(settings.noise)
-    sigma = noise.direction_sigma * noise.scale
-    aims = np.arange(-settings.span, settings.span + 1e-9, settings.step / 8)
     sims = 0
-    first: list[tuple[float, Stroke, str, np.ndarray]] = []  # (chance, stroke, name, chances by aim)
+    found: list[_Candidate] = []
     for candidate in settings.speeds:
         speed, _, follow = candidate.partition(":")
         wanted = base.speed * float(speed[:-1]) if speed.endswith("x") else float(speed)
@@ -188,30 +216,98 @@ def plan(observation: np.ndarray, prior: np.ndarray, settings: Settings) -> Plan
         sims += n
         if runs:
             expected = chances(runs, aims, sigma)
-            first.append((float(expected.max()), stroke, candidate, expected))
-    if not first:
-        return Plan(prior, 0.0, sims)
-    first.sort(key=lambda c: -c[0])
-    best, best_chance, chosen = None, 0.0, ""
-    for _, stroke, candidate, nominal in first[: settings.robust_top]:
+            found.append(_Candidate(float(expected.max()), call, stroke, candidate, expected))
+    return found, sims
+
+
+def _robust_best(
+    position: Position, first: list[_Candidate], settings: Settings, aims: np.ndarray, noise: StrokeNoise
+) -> tuple[_Candidate | None, Stroke | None, float, int]:
+    """The ``robust_top`` best candidates scanned again near their best aim with the other parts' noise: the
+    best of them, its stroke aimed, its chance, and the strokes simulated."""
+    sigma = noise.direction_sigma * noise.scale
+    best, best_stroke, best_chance, sims = None, None, 0.0, 0
+    for candidate in sorted(first, key=lambda c: -c.chance)[: settings.robust_top]:
         # the other parts' noise, one at a time (three-point Gauss-Hermite), scanned near the nominal best aim
-        centre = float(aims[int(np.argmax(nominal))])
+        centre = float(aims[int(np.argmax(candidate.nominal))])
         low, high = max(-settings.span, centre - ROBUST_SPAN), min(settings.span, centre + ROBUST_SPAN)
-        expected = nominal.copy()
+        expected = candidate.nominal.copy()
         for part in settings.robust:
             for z, weight in (GAUSS_HERMITE[0], GAUSS_HERMITE[2]):
-                runs, n = windows(position, call, perturbed(stroke, part, z, noise), low, high, settings.step)
+                moved = perturbed(candidate.stroke, part, z, noise)
+                runs, n = windows(position, candidate.call, moved, low, high, settings.step)
                 sims += n
-                expected += weight * (chances(runs, aims, sigma) - nominal)
+                expected += weight * (chances(runs, aims, sigma) - candidate.nominal)
         inside = (aims >= low) & (aims <= high)
         i = int(np.argmax(np.where(inside, expected, -1.0)))
         if expected[i] > best_chance:
-            best_chance, best = float(expected[i]), replace(stroke, direction=stroke.direction + float(aims[i]))
-            chosen = candidate
-    if best is None:
-        return Plan(prior, 0.0, sims)  # the other parts' noise leaves no chance near any window
-    action = np.clip(encode_stroke(best)[:STROKE_PARTS], -1.0, 1.0).astype(np.float32)
-    return Plan(action, best_chance, sims, chosen)
+            best, best_chance = candidate, float(expected[i])
+            best_stroke = replace(candidate.stroke, direction=candidate.stroke.direction + float(aims[i]))
+    return best, best_stroke, best_chance, sims
+
+
+def plan(observation: np.ndarray, prior: np.ndarray, settings: Settings) -> Plan:
+    """The planner's action for one observation, searching around the ``prior`` action's stroke (see the
+    module's docstring)."""
+    position, call = observed_shot(observation)
+    if call is None:
+        return Plan(prior, 0.0, 0)
+    noise = StrokeNoise(settings.noise)
+    aims = np.arange(-settings.span, settings.span + 1e-9, settings.step / 8)
+    first, sims = _first_pass(position, call, prior, settings, aims, noise.direction_sigma * noise.scale)
+    best, stroke, chance, more = _robust_best(position, first, settings, aims, noise)
+    if best is None or stroke is None:
+        return Plan(prior, 0.0, sims + more)  # no window, or the other parts' noise leaves no chance near one
+    action = np.clip(encode_stroke(stroke)[:STROKE_PARTS], -1.0, 1.0).astype(np.float32)
+    return Plan(action, chance, sims + more, best.name)
+
+
+def with_call(observation: np.ndarray, call: Call) -> np.ndarray:
+    """The observation as ``call="given"`` would show it with ``call``: what the trained policy reads."""
+    shown = np.array(observation, dtype=np.float32)
+    shown[BALLS_SIZE:] = 0.0
+    shown[BALLS_SIZE + slot_of(call.ball)] = 1.0
+    shown[BALLS_SIZE + len(SLOTS) + POCKETS.index(call.pocket)] = 1.0
+    return shown
+
+
+def call_action(stroke_action: np.ndarray, call: Call) -> np.ndarray:
+    """A ``call="agent"`` action: the stroke's five numbers and ``call`` as the largest of the 24 after them."""
+    action = np.full(STROKE_PARTS + len(DIRECT_CALLS), -1.0, dtype=np.float32)
+    action[:STROKE_PARTS] = stroke_action[:STROKE_PARTS]
+    action[STROKE_PARTS + direct_call_index(call)] = 1.0
+    return action
+
+
+def plan_call(observation: np.ndarray, theta: np.ndarray, settings: Settings, fallback: np.ndarray) -> Plan:
+    """With ``call="agent"``: the planner chooses the call too. For each of the ``calls`` easiest direct pots
+    that the geometry sees (:func:`kaisa.envs.shot_env.makeable_calls`, read from the observed position), the
+    trained policy's stroke at that call and the first pass around it; then the robust pass over the best
+    candidates of all calls together, and the call and stroke with the highest chance. ``fallback`` (the
+    baseline's action) where the geometry sees no pot or no window is found."""
+    position, _ = observed_shot(observation)
+    noise = StrokeNoise(settings.noise)
+    sigma = noise.direction_sigma * noise.scale
+    aims = np.arange(-settings.span, settings.span + 1e-9, settings.step / 8)
+    first: list[_Candidate] = []
+    sims = 0
+    seen: set[Call] = set()
+    for found in makeable_calls(position):
+        call = Call(found.ball, found.pocket)
+        if call in seen:
+            continue
+        seen.add(call)
+        prior = act(theta, with_call(observation, call))[0]
+        more, n = _first_pass(position, call, prior, settings, aims, sigma)
+        first += more
+        sims += n
+        if len(seen) == settings.calls:
+            break
+    best, stroke, chance, more_sims = _robust_best(position, first, settings, aims, noise)
+    if best is None or stroke is None:
+        return Plan(fallback, 0.0, sims + more_sims)
+    stroke_action = np.clip(encode_stroke(stroke)[:STROKE_PARTS], -1.0, 1.0)
+    return Plan(call_action(stroke_action, best.call), chance, sims + more_sims, f"{best.call} {best.name}")
 
 
 # --- playing: one environment per worker process ------------------------------------------------------
@@ -219,13 +315,13 @@ def plan(observation: np.ndarray, prior: np.ndarray, settings: Settings) -> Plan
 _ENV: Any = None
 
 
-def _start(noise: float) -> None:
+def _start(noise: float, call: str = "given") -> None:
     global _ENV
     import gymnasium as gym
 
     import kaisa.envs  # noqa: F401 - registers the environments in a spawned worker
 
-    _ENV = gym.make(ENV_ID, call="given", noise=noise).unwrapped
+    _ENV = gym.make(ENV_ID, call=call, noise=noise).unwrapped
 
 
 def _play(job: tuple[list[int], str, np.ndarray, Settings]) -> list[tuple[float, float, int, float, str]]:
@@ -237,14 +333,30 @@ def _play(job: tuple[list[int], str, np.ndarray, Settings]) -> list[tuple[float,
         observation, _ = _ENV.reset(seed=seed)
         started = time.process_time()
         sims, estimate, chosen = 0, 0.0, ""
-        if name in ("planned", "planned on baseline"):
+        agent = _ENV.call_mode == "agent"
+        if name == "planned" and agent:
+            planned = plan_call(observation, theta, settings, _ENV.baseline_action())
+            action, sims, estimate, chosen = planned.action, planned.simulations, planned.chance, planned.chosen
+        elif name in ("planned", "planned on baseline"):
+            if agent:
+                raise SystemExit("planned on baseline is for call=given")
             prior = act(theta, observation)[0] if name == "planned" else _ENV.baseline_action()
             planned = plan(observation, prior, settings)
             action, sims, estimate, chosen = planned.action, planned.simulations, planned.chance, planned.chosen
+        elif name == "trained" and agent:
+            # the baseline's call (the geometry's easiest), the trained policy's stroke at it
+            baseline = _ENV.baseline_action()
+            found = makeable_calls(observed_shot(observation)[0])
+            if found:
+                call = Call(found[0].ball, found[0].pocket)
+                action = call_action(act(theta, with_call(observation, call))[0], call)
+            else:
+                action = baseline
         elif name == "trained":
             action = act(theta, observation)[0]
         elif name == "random":
-            action = np.random.default_rng(seed).uniform(-1, 1, size=N_OUTPUTS).astype(np.float32)
+            size = N_OUTPUTS + (len(DIRECT_CALLS) if agent else 0)
+            action = np.random.default_rng(seed).uniform(-1, 1, size=size).astype(np.float32)
         else:
             action = _ENV.baseline_action()
         cpu = time.process_time() - started
@@ -265,6 +377,8 @@ def main() -> None:
     parser.add_argument("--robust", default="speed,side,follow", help="parts whose noise the plan integrates over")
     parser.add_argument("--robust-top", type=int, default=3, help="candidates scanned again for those parts")
     parser.add_argument("--level", action="store_true", help="play every candidate stroke level (elevation 0)")
+    parser.add_argument("--call", choices=("given", "agent"), default="given", help="who calls: the task or the player")
+    parser.add_argument("--calls", type=int, default=3, help="with --call agent: the easiest calls searched")
     parser.add_argument("--policies", default="planned,planned on baseline,trained,baseline,random")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("runs/plan_shot.json"))
@@ -278,6 +392,7 @@ def main() -> None:
         tuple(p for p in args.robust.split(",") if p),
         args.robust_top,
         args.level,
+        args.calls,
     )
     seeds = [args.first_seed + i for i in range(args.eval)]
     names = args.policies.split(",")
@@ -287,10 +402,10 @@ def main() -> None:
     if args.workers > 1:
         import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(args.workers, _start, (args.noise,)) as pool:
+        with multiprocessing.get_context("spawn").Pool(args.workers, _start, (args.noise, args.call)) as pool:
             done = pool.map(_play, jobs, chunksize=1)
     else:
-        _start(args.noise)
+        _start(args.noise, args.call)
         done = [_play(job) for job in jobs]
     rows: dict[str, list[tuple[float, float, int, float, str]]] = {name: [] for name in names}
     for (_, name, _, _), part in zip(jobs, done, strict=True):

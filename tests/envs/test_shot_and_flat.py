@@ -352,6 +352,23 @@ def test_the_planning_example_plans_on_the_trained_policy_and_reports_its_cost(t
     assert results["trained"]["simulations_per_decision"] == 0
     assert 0 <= results["planned"]["estimated_chance"] <= 1
 
+    # the player calls too: the planner searches the geometry's easiest calls and plays one of them
+    out = tmp_path / "plan-agent.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "plan_shot.py"), "--policy", str(tmp_path / "results.json"),
+         "--eval", "4", "--span", "0.6", "--step", "0.2", "--speeds", "1x,8:0.2", "--robust", "speed",
+         "--call", "agent", "--calls", "2", "--policies", "planned,trained,baseline,random", "--workers", "1",
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())["evaluation"]
+    assert set(results) == {"planned", "trained", "baseline", "random"}
+    assert all(r["n"] == 4 for r in results.values())
+    assert results["planned"]["simulations_per_decision"] > 0
+    for chosen in results["planned"]["chosen"]:  # "BALL POCKET candidate", or "" where no window was found
+        assert chosen == "" or chosen.split()[1] in {"HL", "HR", "ML", "MR", "FL", "FR"}
+
 
 @pytest.mark.slow
 def test_the_ceiling_example_bounds_the_baseline_on_a_few_positions(tmp_path: Path):
