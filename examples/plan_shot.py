@@ -383,6 +383,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("runs/plan_shot.json"))
     args = parser.parse_args()
+    if args.calls < 1:
+        parser.error(f"--calls is how many calls are searched, at least 1, not {args.calls}")
     theta = np.array(json.loads(args.policy.read_text())["theta"])
     settings = Settings(
         args.noise,

@@ -367,7 +367,7 @@ def test_the_planning_example_plans_on_the_trained_policy_and_reports_its_cost(t
     assert all(r["n"] == 4 for r in results.values())
     assert results["planned"]["simulations_per_decision"] > 0
     for chosen in results["planned"]["chosen"]:  # "BALL POCKET candidate", or "" where no window was found
-        assert chosen == "" or chosen.split()[1] in {"HL", "HR", "ML", "MR", "FL", "FR"}
+        assert chosen == "" or chosen.split()[1] in {pocket.value for pocket in PocketId}
 
 
 @pytest.mark.slow
